@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/crawlsignals/crawlsignals/render"
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+func runBuild(ctx context.Context, e *env, args []string) error {
+	f := flags(e, "build", "[flags]")
+	sitesPath := f.String("sites", "sites.toml", "the reviewed list")
+	batches := f.String("batches", "batches", "folder of evidence batches")
+	content := f.String("content", "content", "folder of Markdown content (about.md, sites/HOST.md)")
+	out := f.String("out", "public", "folder to write the website to")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	list, err := sites.Load(*sitesPath)
+	if err != nil {
+		return codedError{exitUsage, err}
+	}
+	return build(e, list, *batches, contentFS(*content), *out)
+}
+
+// contentFS opens the content folder; a missing folder means no content.
+func contentFS(dir string) fs.FS {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil
+	}
+	return os.DirFS(dir)
+}
+
+// build derives every site's findings from evidence and writes the website.
+func build(e *env, list *sites.List, batches string, content fs.FS, out string) error {
+	all, err := signals.Build(list, batches, e.log)
+	if err != nil {
+		// A site whose evidence cannot be read is still shown, with what
+		// could be read; the build reports the damage and fails.
+		fmt.Fprintf(e.stderr, "evidence problems:\n%v\n", err)
+	}
+	r, rerr := render.New()
+	if rerr != nil {
+		return rerr
+	}
+	if rerr := r.Build(out, render.Input{Sites: all, Content: content, Contact: list.Global.Contact}); rerr != nil {
+		return rerr
+	}
+	read, gaps, open := 0, 0, 0
+	for _, s := range all {
+		read += len(s.Read)
+		gaps += len(s.NotRead)
+		if s.OpenByDesign.Verdict {
+			open++
+		}
+	}
+	fmt.Fprintf(e.stdout, "built %s: %d sites, %d documents read, %d not read, %d open by design\n", out, len(all), read, gaps, open)
+	if err != nil {
+		return fmt.Errorf("some evidence could not be read (see above)")
+	}
+	return nil
+}

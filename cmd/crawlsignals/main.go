@@ -1,0 +1,153 @@
+// Command crawlsignals crawls a reviewed list of sites politely, keeps every
+// answer as evidence, and builds a static website from that evidence.
+//
+// Usage: crawlsignals COMMAND [flags]; run "crawlsignals help" for the list.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses: 0 the job did what it says; 1 it ran but failed in part
+// (a site's evidence not written, a build error); 2 bad usage or input.
+const (
+	exitOK      = 0
+	exitFailed  = 1
+	exitUsage   = 2
+)
+
+// errUsage marks an error in how the command was called.
+var errUsage = errors.New("usage")
+
+// errSilent marks a failure the command has already reported itself.
+var errSilent = errors.New("reported")
+
+type command struct {
+	name, args, summary string
+	run                 func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what every command gets injected: streams and the logger.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	log            *slog.Logger
+}
+
+func commands() []command {
+	return []command{
+		{"crawl", "[-sites sites.toml] [-batches batches] [-site HOST]... [-resolve HOST=IP:PORT]... [-min-delay D]", "crawl the reviewed sites into a new batch of evidence", runCrawl},
+		{"build", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "build the website from the evidence (never fetches)", runBuild},
+		{"recheck", "HOST", "crawl one site now, then build", notBuilt("recheck", "issue 8")},
+		{"verify", "", "re-verify every quote; non-zero exit on any failure", notBuilt("verify", "issue 5")},
+		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
+		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it, build public/", runDemo},
+		{"serve", "[-dir public] [-addr 127.0.0.1:8080]", "preview the built website", runServe},
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr,
+		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		err := c.run(ctx, e, args[1:])
+		switch {
+		case err == nil:
+			return exitOK
+		case errors.Is(err, flag.ErrHelp):
+			return exitOK
+		case errors.Is(err, errUsage):
+			fmt.Fprintf(stderr, "crawlsignals %s: %v\nusage: crawlsignals %s %s\n", c.name, err, c.name, c.args)
+			return exitUsage
+		default:
+			if !errors.Is(err, errSilent) {
+				fmt.Fprintf(stderr, "crawlsignals %s: %v\n", c.name, err)
+			}
+			var ce codedError
+			if errors.As(err, &ce) {
+				return ce.code
+			}
+			return exitFailed
+		}
+	}
+	fmt.Fprintf(stderr, "crawlsignals: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+// codedError carries a specific exit status.
+type codedError struct {
+	code int
+	err  error
+}
+
+func (c codedError) Error() string { return c.err.Error() }
+func (c codedError) Unwrap() error { return c.err }
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "crawlsignals: where websites share their data, and on what terms.")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n           %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun \"crawlsignals COMMAND -h\" for a command's flags.")
+}
+
+func notBuilt(name, issue string) func(context.Context, *env, []string) error {
+	return func(context.Context, *env, []string) error {
+		return codedError{code: exitFailed, err: fmt.Errorf("not built yet (%s); nothing was done", issue)}
+	}
+}
+
+// flags returns a flag set that reports errors instead of exiting.
+func flags(e *env, name, args string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: crawlsignals %s %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses flags, turning a flag error into a usage error.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return fmt.Sprint(*m) }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }

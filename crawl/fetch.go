@@ -1,0 +1,219 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/policy"
+)
+
+// Redirect and retry limits of design §2.2.
+const (
+	MaxRedirects  = policy.MaxRedirects
+	MaxRetryWait  = policy.MaxRetryWait
+	NoHeaderRetry = policy.NoHeaderRetry
+	stopAfter     = policy.StopAfter
+)
+
+// fetched is a final 2xx answer of a content type we read.
+type fetched struct {
+	addr        *evidence.Address
+	status      int
+	body        []byte // decoded
+	contentType string
+	html        *extract.Page // set for HTML
+}
+
+// fetch reads one planned page under every rule of design §2.2 and records
+// what became of it in a. It returns the page when it was read.
+func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
+	ans := r.follow(ctx, a, true)
+	if ans == nil {
+		return nil
+	}
+	a.Status, a.FinalURL, a.ContentType = ans.status, ans.url, ans.contentType
+	switch s := ans.status; {
+	case s >= 200 && s < 300:
+		kind := extract.Kind(ans.contentType)
+		switch {
+		case kind == "":
+			r.gap(a, evidence.ReasonFormat, "content type "+orNone(ans.contentType))
+			return nil
+		case ans.tooLarge:
+			r.gap(a, evidence.ReasonTooLarge, fmt.Sprintf("more than %d MB", MaxBody>>20))
+			return nil
+		case ans.encodingErr != "":
+			r.gap(a, evidence.ReasonFormat, ans.encodingErr)
+			return nil
+		}
+		a.Outcome = evidence.OutcomeRead
+		f := &fetched{addr: a, status: s, body: ans.body, contentType: ans.contentType}
+		if kind == "html" {
+			base, _ := url.Parse(ans.url)
+			page, err := extract.HTML(ans.body, ans.contentType, base)
+			if err != nil {
+				r.gap(a, evidence.ReasonFormat, "HTML could not be parsed: "+err.Error())
+				return nil
+			}
+			f.html = page
+			if page.AppShell && a.FoundVia != "home" {
+				r.gap(a, evidence.ReasonNeedsJavaScript, "no readable text without JavaScript")
+				return nil
+			}
+		}
+		return f
+	case s == 404 || s == 410:
+		if a.FoundVia == "well-known" || a.FoundVia == "llms" {
+			a.Outcome = evidence.OutcomeNotPublished
+			return nil
+		}
+		r.gap(a, evidence.ReasonNotFound, fmt.Sprintf("HTTP %d", s))
+	case s == 429 || s == 503:
+		r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("HTTP %d again after the one retry", s))
+	case s >= 400 && s < 500:
+		r.gap(a, evidence.ReasonRefused, fmt.Sprintf("HTTP %d", s))
+	default:
+		r.gap(a, evidence.ReasonServerError, fmt.Sprintf("HTTP %d", s))
+	}
+	return nil
+}
+
+// fetchRobots reads a robots.txt address: redirects are followed (on
+// reviewed hosts), nothing is retried, and any final status is returned for
+// the status rules of design §2.3. nil means no answer at all.
+func (r *siteRun) fetchRobots(ctx context.Context, a *evidence.Address) *answer {
+	ans := r.follow(ctx, a, false)
+	if ans != nil {
+		a.Status, a.FinalURL, a.ContentType = ans.status, ans.url, ans.contentType
+	}
+	return ans
+}
+
+// follow requests a's address and its redirects by hand. Each hop must be on
+// a reviewed host and, when checkRobots is set, allowed by that host's
+// robots.txt; each is paced by its host's clock. It returns the final answer,
+// or nil after recording a gap on a.
+func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots bool) *answer {
+	a.FetchedAt = time.Now().UTC()
+	cur := a.URL
+	seen := map[string]bool{}
+	retried := false
+	for hop := 0; ; {
+		u, err := url.Parse(cur)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			r.gap(a, evidence.ReasonFormat, "not an http(s) address: "+cur)
+			return nil
+		}
+		host := strings.ToLower(u.Hostname())
+		if !r.site.Reviewed(host) {
+			r.gap(a, evidence.ReasonOffList, host+" is not a reviewed host of this site")
+			return nil
+		}
+		if why := r.down[host]; why != "" {
+			r.gap(a, evidence.ReasonStopped, why)
+			return nil
+		}
+		if checkRobots {
+			hs := r.robotsFor(ctx, u.Scheme, host)
+			if hs.reason != "" {
+				r.gap(a, hs.reason, hs.detail)
+				return nil
+			}
+			if hs.file != nil {
+				if ok, line := hs.file.Allowed(Token, cur); !ok {
+					r.gap(a, evidence.ReasonRobotsDisallowed, fmt.Sprintf("%s line %d disallows %s", hs.robotsURL, line, Token))
+					return nil
+				}
+			}
+			if why := r.down[host]; why != "" { // robots.txt itself may have stopped it
+				r.gap(a, evidence.ReasonStopped, why)
+				return nil
+			}
+		}
+		ans, err := r.exchange(ctx, a, cur, host, !checkRobots)
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, errEvidence) {
+				r.gap(a, evidence.ReasonNoAnswer, err.Error())
+				return nil
+			}
+			r.failures[host]++
+			if r.failures[host] >= stopAfter {
+				r.down[host] = fmt.Sprintf("%s stopped answering (%d failures in a row)", host, stopAfter)
+			}
+			r.gap(a, evidence.ReasonNoAnswer, err.Error())
+			return nil
+		}
+		r.failures[host] = 0
+		if loc := ans.location; loc != "" {
+			seen[cur] = true
+			next, err := u.Parse(loc)
+			if err != nil {
+				r.gap(a, evidence.ReasonServerError, "redirect to an address that cannot be read: "+loc)
+				return nil
+			}
+			next.Fragment = ""
+			if hop++; hop > MaxRedirects {
+				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects", MaxRedirects))
+				return nil
+			}
+			if seen[next.String()] {
+				r.gap(a, evidence.ReasonTooManyRedirects, "redirect loop back to "+next.String())
+				return nil
+			}
+			cur = next.String()
+			continue
+		}
+		if checkRobots && (ans.status == 429 || ans.status == 503) && !retried {
+			wait := ans.retryAfter
+			if wait < 0 {
+				wait = NoHeaderRetry
+			}
+			if wait > MaxRetryWait {
+				r.down[host] = fmt.Sprintf("%s asked us to wait %s, longer than we wait", host, wait.Round(time.Second))
+				r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("HTTP %d with Retry-After %s", ans.status, wait.Round(time.Second)))
+				return nil
+			}
+			retried = true // the pacer already holds the host back for wait
+			continue
+		}
+		return ans
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none given)"
+	}
+	return s
+}
+
+// retryAfter parses a Retry-After value: delta-seconds or an HTTP date.
+// It returns -1 when the header is absent or unreadable.
+func retryAfter(v string, now time.Time) time.Duration {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return -1
+	}
+	var secs int64
+	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && fmt.Sprint(secs) == v {
+		if secs < 0 {
+			return -1
+		}
+		return time.Duration(secs) * time.Second
+	}
+	if t, err := http.ParseTime(v); err == nil {
+		if d := t.Sub(now); d > 0 {
+			// HTTP dates have whole seconds: round up so we never come early.
+			return d.Truncate(time.Second) + time.Second
+		}
+		return 0
+	}
+	return -1
+}

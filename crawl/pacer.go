@@ -1,0 +1,86 @@
+package crawl
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// pacer keeps one clock per host: one request at a time, and at least the
+// host's delay from the end of one request to the start of the next. Every
+// request of the crawler goes through it; nothing else sleeps for politeness.
+type pacer struct {
+	floor time.Duration // the smallest delay any host gets
+
+	mu     sync.Mutex
+	clocks map[string]*hostClock
+}
+
+type hostClock struct {
+	turn      chan struct{} // holds a token while a request is in flight
+	delay     time.Duration // floor raised by Crawl-delay
+	lastEnd   time.Time     // end of the previous request
+	notBefore time.Time     // Retry-After: no request before this instant
+}
+
+func newPacer(floor time.Duration) *pacer {
+	return &pacer{floor: floor, clocks: map[string]*hostClock{}}
+}
+
+func (p *pacer) clock(host string) *hostClock {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c := p.clocks[host]
+	if c == nil {
+		c = &hostClock{turn: make(chan struct{}, 1), delay: p.floor}
+		p.clocks[host] = c
+	}
+	return c
+}
+
+// raise lengthens the host's delay (robots.txt Crawl-delay); it never shortens it.
+func (p *pacer) raise(host string, d time.Duration) {
+	c := p.clock(host)
+	c.turn <- struct{}{}
+	if d > c.delay {
+		c.delay = d
+	}
+	<-c.turn
+}
+
+// wait takes the host's turn, sleeping until its clock allows a request.
+// The returned done must be called when the request has ended (body read
+// or abandoned); it stamps the end time and, with retryAfter > 0, holds the
+// host back at least that long from now.
+func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter time.Duration), err error) {
+	c := p.clock(host)
+	select {
+	case c.turn <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	var start time.Time // zero: the host's first request goes at once
+	if !c.lastEnd.IsZero() {
+		start = c.lastEnd.Add(c.delay)
+	}
+	if c.notBefore.After(start) {
+		start = c.notBefore
+	}
+	if d := time.Until(start); d > 0 {
+		t := time.NewTimer(d)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			<-c.turn
+			return nil, ctx.Err()
+		}
+	}
+	return func(retryAfter time.Duration) {
+		c.lastEnd = time.Now()
+		if retryAfter > 0 {
+			c.notBefore = c.lastEnd.Add(retryAfter)
+		}
+		<-c.turn
+	}, nil
+}

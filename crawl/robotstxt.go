@@ -1,0 +1,114 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sort"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/robots"
+)
+
+// hostState is what the run knows of one reviewed host: its robots.txt as
+// applied, and whether it has stopped answering.
+type hostState struct {
+	robotsURL string
+	status    int
+	outcome   robots.Outcome
+	reason    string // a §2.4 reason when the host is not read at all
+	detail    string
+	file      *robots.File // nil unless outcome is rules
+	delay     float64      // Crawl-delay asked of us, seconds
+}
+
+func (h *hostState) record(host string) evidence.HostRobots {
+	return evidence.HostRobots{
+		Host: host, URL: h.robotsURL, Status: h.status, Outcome: string(h.outcome),
+		Reason: h.reason, Detail: h.detail, CrawlDelay: h.delay,
+	}
+}
+
+func sortHosts(hs []evidence.HostRobots) {
+	sort.Slice(hs, func(i, j int) bool { return hs[i].Host < hs[j].Host })
+}
+
+// robotsFor returns the host's state, fetching its robots.txt first when
+// this is the first time the run meets the host (design §2 item 1).
+func (r *siteRun) robotsFor(ctx context.Context, scheme, host string) *hostState {
+	if hs, ok := r.hosts[host]; ok {
+		return hs
+	}
+	u := url.URL{Scheme: scheme, Host: host, Path: "/robots.txt"}
+	hs := &hostState{robotsURL: u.String()}
+	r.hosts[host] = hs
+	a := r.plan(evidence.Address{URL: hs.robotsURL, FoundVia: "robots"})
+	if a == nil { // planned already as an approved address: read it again as robots.txt
+		a = &evidence.Address{URL: hs.robotsURL, FoundVia: "robots"}
+		r.addrs = append(r.addrs, a)
+	}
+	got := r.fetchRobots(ctx, a)
+	if got != nil {
+		hs.status = got.status
+	}
+	if got == nil {
+		hs.outcome, hs.reason = robots.DisallowAll, evidence.ReasonRobotsUnavailable
+		hs.detail = "robots.txt: " + a.Detail
+		if a.Reason == evidence.ReasonNoAnswer {
+			hs.detail = "robots.txt did not answer: " + a.Detail
+		}
+		return hs
+	}
+	outcome, reason := robots.FromStatus(got.status)
+	hs.outcome, hs.reason = outcome, reason
+	switch outcome {
+	case robots.Rules:
+		hs.file = robots.Parse(got.body)
+		a.Outcome = evidence.OutcomeRead
+		if d, ok := hs.file.CrawlDelay(Token); ok {
+			hs.delay = d
+			asked := time.Duration(d * float64(time.Second))
+			if asked > r.maxCrawlDelay() {
+				hs.reason = evidence.ReasonCrawlDelay
+				hs.detail = fmt.Sprintf("Crawl-delay %g s is longer than the %s we wait", d, r.maxCrawlDelay())
+			} else {
+				r.c.pacer.raise(host, asked)
+			}
+		}
+	case robots.None:
+		a.Outcome = evidence.OutcomeNotPublished
+	default:
+		r.gap(a, evidence.ReasonRobotsUnavailable, fmt.Sprintf("HTTP %d", got.status))
+		hs.detail = fmt.Sprintf("robots.txt answered HTTP %d: everything on the host is disallowed", got.status)
+	}
+	return hs
+}
+
+func (r *siteRun) maxCrawlDelay() time.Duration {
+	if d := r.c.list.Global.MaxCrawlDelay; d > 0 {
+		return d
+	}
+	return 300 * time.Second
+}
+
+// robotsNamed lists the addresses robots.txt of the site's hosts names in
+// Sitemap lines that are on reviewed hosts (design §2 item 2). They are
+// fetched once and never followed.
+func (r *siteRun) robotsNamed() []string {
+	var out []string
+	for _, host := range r.site.Hosts {
+		hs := r.hosts[host]
+		if hs == nil || hs.file == nil {
+			continue
+		}
+		for _, sm := range hs.file.Sitemaps() {
+			u, err := url.Parse(sm)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				continue
+			}
+			out = append(out, u.String())
+		}
+	}
+	return out
+}

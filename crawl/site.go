@@ -1,0 +1,211 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/policy"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// siteRun is one site's crawl: its plan, its hosts' robots.txt, its evidence.
+type siteRun struct {
+	c        *Crawler
+	site     *sites.Site
+	w        *evidence.Writer
+	m        evidence.Manifest
+	hosts    map[string]*hostState
+	addrs    []*evidence.Address // the plan, in order; copied into the manifest at the end
+	planned  map[string]bool     // addresses already in the plan, without fragment
+	budget   int                 // addresses (robots.txt aside) still allowed this batch
+	requests int
+	failures map[string]int    // consecutive timeouts or connection failures per host
+	down     map[string]string // hosts not tried again this run, and why
+	werr     error             // evidence could not be written: stop reading
+}
+
+func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
+	res := SiteResult{Site: s.Host}
+	info := map[string]string{
+		"software":   "crawlsignals/" + Version,
+		"batch":      batch,
+		"site":       s.Host,
+		"min-delay":  c.cfg.MinDelay.String(),
+		"user-agent": UserAgent,
+	}
+	w, err := evidence.Create(dir, s.Host, info)
+	if err != nil {
+		res.Err = err
+		return res
+	}
+	r := &siteRun{
+		c: c, site: s, w: w,
+		m:        evidence.Manifest{Site: s.Host, Name: s.Name, Batch: batch, Started: time.Now().UTC()},
+		hosts:    map[string]*hostState{},
+		planned:  map[string]bool{},
+		failures: map[string]int{},
+		down:     map[string]string{},
+		budget:   c.list.Global.MaxAddresses,
+	}
+	if r.budget <= 0 {
+		r.budget = sites.DefaultMaxAddresses
+	}
+	if s.Blocked {
+		r.m.Blocked, r.m.BlockedSince = true, s.BlockedSince
+		r.addrs = append(r.addrs, &evidence.Address{
+			URL: s.URL, FoundVia: "home", Outcome: evidence.OutcomeGap,
+			Reason: evidence.ReasonAskedToStop, Detail: "blocked since " + s.BlockedSince,
+		})
+	} else {
+		r.run(ctx)
+	}
+	r.m.Finished = time.Now().UTC()
+	for _, a := range r.addrs {
+		r.m.Addresses = append(r.m.Addresses, *a)
+	}
+	for host, hs := range r.hosts {
+		r.m.Hosts = append(r.m.Hosts, hs.record(host))
+	}
+	sortHosts(r.m.Hosts)
+	if ctx.Err() != nil {
+		// An interrupted site leaves its .open file and no manifest: a
+		// resumed batch crawls it again from the start.
+		w.Abort()
+		res.Err = ctx.Err()
+		return res
+	}
+	if r.werr != nil {
+		w.Abort()
+		res.Err = r.werr
+		return res
+	}
+	if err := w.Close(r.m); err != nil {
+		res.Err = err
+	}
+	for _, a := range r.m.Addresses {
+		switch a.Outcome {
+		case evidence.OutcomeRead:
+			res.Read++
+		case evidence.OutcomeGap:
+			res.Gaps++
+		}
+	}
+	res.Requests = r.requests
+	return res
+}
+
+// run follows the plan of design §2: home page, its footer links, one more
+// hop, the well-known files, approved addresses, then what robots.txt names.
+// robots.txt of each host comes first, on demand, before any other request.
+func (r *siteRun) run(ctx context.Context) {
+	if u, err := url.Parse(r.site.URL); err == nil {
+		r.robotsFor(ctx, u.Scheme, r.site.Host)
+	}
+	home := r.plan(evidence.Address{URL: r.site.URL, FoundVia: "home"})
+	var footer []*fetched
+	if page := r.fetch(ctx, home); page != nil && page.html != nil {
+		hp := page.html
+		switch {
+		case hp.AppShell:
+			r.gap(home, evidence.ReasonNeedsJavaScript, "the home page has no readable text without JavaScript")
+		case !hp.FooterFound:
+			r.gap(home, evidence.ReasonNoFooter, "no footer found on the home page")
+		default:
+			home.Detail = "footer: " + hp.FooterHow
+			for _, l := range hp.Footer {
+				if a := r.planLink(l, "footer", home.URL); a != nil {
+					footer = append(footer, r.fetch(ctx, a))
+				}
+			}
+		}
+	}
+	for _, f := range footer {
+		if f == nil || f.html == nil {
+			continue
+		}
+		for _, l := range f.html.Links {
+			if a := r.planLink(l, "hop", f.addr.URL); a != nil {
+				r.fetch(ctx, a)
+			}
+		}
+	}
+	base, _ := url.Parse(r.site.URL)
+	for _, p := range policy.WellKnown {
+		via := "well-known"
+		if p == "/llms.txt" {
+			via = "llms"
+		}
+		u := *base
+		u.Path, u.RawQuery, u.Fragment = p, "", ""
+		if a := r.plan(evidence.Address{URL: u.String(), FoundVia: via}); a != nil {
+			r.fetch(ctx, a)
+		}
+	}
+	for _, u := range r.site.Approved {
+		if a := r.plan(evidence.Address{URL: u, FoundVia: "approved"}); a != nil {
+			r.fetch(ctx, a)
+		}
+	}
+	for _, u := range r.robotsNamed() {
+		if a := r.plan(evidence.Address{URL: u, FoundVia: "robots-named"}); a != nil {
+			r.fetch(ctx, a)
+		}
+	}
+}
+
+// planLink plans a footer or hop link when it names a reading word (§2.1).
+func (r *siteRun) planLink(l extract.Link, via, from string) *evidence.Address {
+	if _, ok := extract.MatchReadingWord(l); !ok {
+		return nil
+	}
+	a := evidence.Address{URL: l.URL, FoundVia: via, LinkText: l.Text, From: from}
+	u, err := url.Parse(l.URL)
+	if err != nil {
+		return nil
+	}
+	if why, skip := extract.NotADocument(u); skip {
+		if p := r.plan(a); p != nil {
+			r.gap(p, evidence.ReasonFormat, "not read by design: "+why)
+		}
+		return nil
+	}
+	return r.plan(a)
+}
+
+// plan adds an address to the manifest unless it is planned already, and
+// returns it (nil when it was a duplicate). Beyond the site's limit it is
+// planned as an over-limit gap.
+func (r *siteRun) plan(a evidence.Address) *evidence.Address {
+	key := planKey(a.URL)
+	if r.planned[key] {
+		return nil
+	}
+	r.planned[key] = true
+	p := &a
+	r.addrs = append(r.addrs, p)
+	if a.FoundVia != "robots" {
+		if r.budget <= 0 {
+			r.gap(p, evidence.ReasonOverLimit, fmt.Sprintf("limit of %d addresses per site reached", r.c.list.Global.MaxAddresses))
+			return nil
+		}
+		r.budget--
+	}
+	return p
+}
+
+// planKey is the address without its fragment: the same document.
+func planKey(raw string) string {
+	if i := strings.IndexByte(raw, '#'); i >= 0 {
+		raw = raw[:i]
+	}
+	return raw
+}
+
+func (r *siteRun) gap(a *evidence.Address, reason, detail string) {
+	a.Outcome, a.Reason, a.Detail = evidence.OutcomeGap, reason, detail
+}

@@ -1,0 +1,51 @@
+package evidence
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Batches returns the names of the batch folders in dir, oldest first.
+// Entries that are not folders named as BatchLayout are ignored, so the
+// folder can hold other things (a README, an editor's backup file).
+func Batches(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := ParseBatchName(e.Name()); err == nil {
+			names = append(names, e.Name())
+		}
+	}
+	// The layout is fixed-width, most significant field first, and UTC:
+	// sorting the names sorts the times.
+	slices.Sort(names)
+	return names, nil
+}
+
+// Sites returns the sites that have a manifest in batchDir, sorted. A site
+// whose WARC is still open (or was abandoned) has no manifest and is not
+// listed; temporary files are never mistaken for manifests.
+func Sites(batchDir string) ([]string, error) {
+	entries, err := os.ReadDir(batchDir)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	var sites []string
+	for _, e := range entries {
+		site, ok := strings.CutSuffix(e.Name(), manifestSuffix)
+		if !ok || !e.Type().IsRegular() || checkSite(site) != nil {
+			continue
+		}
+		sites = append(sites, site)
+	}
+	slices.Sort(sites)
+	return sites, nil
+}

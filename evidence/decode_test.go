@@ -1,0 +1,89 @@
+package evidence
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/zlib"
+	"errors"
+	"net/http"
+	"testing"
+)
+
+func TestDecodedBody(t *testing.T) {
+	text := pseudoText(30_000)
+	zlibbed := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w := zlib.NewWriter(&buf)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	raw := func(b []byte) []byte {
+		var buf bytes.Buffer
+		w, _ := flate.NewWriter(&buf, flate.DefaultCompression)
+		w.Write(b)
+		w.Close()
+		return buf.Bytes()
+	}
+	tests := []struct {
+		name     string
+		encoding []string
+		body     []byte
+		max      int64
+		want     []byte
+		wantErr  error
+	}{
+		{"gzip", []string{"gzip"}, gzipped(t, text), 1 << 20, text, nil},
+		{"x-gzip, upper case", []string{"X-GZIP"}, gzipped(t, text), 1 << 20, text, nil},
+		{"gzip exactly at the cap", []string{"gzip"}, gzipped(t, text), int64(len(text)), text, nil},
+		{"gzip one byte over the cap", []string{"gzip"}, gzipped(t, text), int64(len(text)) - 1, nil, ErrTooLarge},
+		{"gzip bomb", []string{"gzip"}, gzipped(t, make([]byte, 50<<20)), 10 << 20, nil, ErrTooLarge},
+		{"deflate as zlib", []string{"deflate"}, zlibbed(text), 1 << 20, text, nil},
+		{"deflate raw", []string{"deflate"}, raw(text), 1 << 20, text, nil},
+		{"identity", []string{"identity"}, text, 1 << 20, text, nil},
+		{"none", nil, text, 1 << 20, text, nil},
+		{"none, over the cap", nil, text, 100, nil, ErrTooLarge},
+		{"gzip then deflate, one header", []string{"gzip, deflate"}, zlibbed(gzipped(t, text)), 1 << 20, text, nil},
+		{"gzip then gzip, two headers", []string{"gzip", "gzip"}, gzipped(t, gzipped(t, text)), 1 << 20, text, nil},
+		{"brotli", []string{"br"}, text, 1 << 20, nil, ErrUnsupportedEncoding},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			h := http.Header{"Content-Type": {"text/html"}}
+			for _, e := range tt.encoding {
+				h.Add("Content-Encoding", e)
+			}
+			m := writeSite(t, dir, "a.test", get(t, "https://a.test/", 200, h, tt.body))
+			s, err := OpenSite(dir, "a.test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := s.Response(m.Addresses[0].Exchanges[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(r.Body, tt.body) {
+				t.Fatal("body not stored as received")
+			}
+			got, err := r.DecodedBody(tt.max)
+			if !errors.Is(err, tt.wantErr) {
+				t.Fatalf("DecodedBody: %v, want %v", err, tt.wantErr)
+			}
+			if tt.wantErr == nil && !bytes.Equal(got, tt.want) {
+				t.Errorf("DecodedBody: %d bytes, want %d", len(got), len(tt.want))
+			}
+		})
+	}
+}
+
+func TestDecodedBodyBroken(t *testing.T) {
+	r := &StoredResponse{Header: http.Header{"Content-Encoding": {"gzip"}}, Body: gzipped(t, pseudoText(5000))[:100], RecordID: "urn:x"}
+	if _, err := r.DecodedBody(1 << 20); err == nil {
+		t.Error("cut gzip body decoded without error")
+	}
+	r.Body = []byte("not gzip at all")
+	if _, err := r.DecodedBody(1 << 20); err == nil {
+		t.Error("non-gzip body decoded without error")
+	}
+}

@@ -1,0 +1,239 @@
+package evidence
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nlnwa/gowarc/v3"
+)
+
+// ReadManifest reads a manifest file. Unknown fields are allowed, so a
+// manifest written by a later version stays readable; trailing data is not.
+func ReadManifest(path string) (*Manifest, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("evidence: %s: %w", path, err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("evidence: %s: data after the manifest", path)
+	}
+	if m.Site == "" {
+		return nil, fmt.Errorf("evidence: %s: manifest names no site", path)
+	}
+	return &m, nil
+}
+
+// Site is one site's evidence in one batch: its manifest, and its WARC to
+// read records from.
+type Site struct {
+	Manifest *Manifest
+	WARCPath string // path of the site's WARC file
+}
+
+// OpenSite reads the manifest of site in batchDir and checks that it names
+// this site and that its WARC is there.
+func OpenSite(batchDir, site string) (*Site, error) {
+	if err := checkSite(site); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(batchDir, manifestName(site))
+	m, err := ReadManifest(path)
+	if err != nil {
+		return nil, err
+	}
+	if m.Site != site {
+		return nil, fmt.Errorf("evidence: %s: manifest is for site %q", path, m.Site)
+	}
+	// The manifest's WARC name is ours to choose and always the same; any
+	// other name (say "../x") is not to be followed.
+	if m.WARC != warcName(site) {
+		return nil, fmt.Errorf("evidence: %s: manifest names WARC %q, want %q", path, m.WARC, warcName(site))
+	}
+	s := &Site{Manifest: m, WARCPath: filepath.Join(batchDir, m.WARC)}
+	if _, err := os.Stat(s.WARCPath); err != nil {
+		return nil, fmt.Errorf("evidence: %s: %w", path, err)
+	}
+	return s, nil
+}
+
+// StoredResponse is a response record read back and checked.
+type StoredResponse struct {
+	Status   int
+	Header   http.Header
+	Body     []byte // as stored: as received, Content-Encoding not undone
+	RecordID string
+	Date     time.Time // WARC-Date: when the request started
+
+	URL string // WARC-Target-URI
+	// Truncated is set when the body is not complete (WARC-Truncated):
+	// cut at the size cap, or the transfer broke off.
+	Truncated bool
+}
+
+// RecordError is a problem with one record of a WARC file.
+type RecordError struct {
+	File     string
+	Offset   int64
+	RecordID string // empty when the record could not be read far enough
+	Err      error
+}
+
+func (e *RecordError) Error() string {
+	if e.RecordID == "" {
+		return fmt.Sprintf("%s: offset %d: %v", e.File, e.Offset, e.Err)
+	}
+	return fmt.Sprintf("%s: offset %d: record %s: %v", e.File, e.Offset, e.RecordID, e.Err)
+}
+
+func (e *RecordError) Unwrap() error { return e.Err }
+
+// ErrDigest is wrapped by every error about stored bytes that no longer
+// match their digest.
+var ErrDigest = errors.New("digest mismatch")
+
+// Response reads the response record of x and checks it: the record must
+// start at x.ResponseOffset, carry x.ResponseID, and its block and payload
+// must match their WARC digests, and the payload x.PayloadSHA256 too. Any
+// mismatch is a *RecordError naming the file, the offset and the record.
+func (s *Site) Response(x Exchange) (*StoredResponse, error) {
+	if !x.HasResponse() {
+		return nil, fmt.Errorf("evidence: %s: exchange for %s has no response", s.WARCPath, x.URL)
+	}
+	fail := func(err error) error {
+		return &RecordError{File: s.WARCPath, Offset: x.ResponseOffset, RecordID: x.ResponseID, Err: err}
+	}
+	rec, done, err := readRecordAt(s.WARCPath, x.ResponseOffset)
+	if err != nil {
+		return nil, fail(err)
+	}
+	defer done()
+	if problems := checkRecord(rec); len(problems) > 0 {
+		return nil, fail(errors.Join(problems...))
+	}
+	wr := rec.WarcRecord
+	if wr.Type() != gowarc.Response {
+		return nil, fail(fmt.Errorf("record %s is a %s record, not a response", wr.RecordId(), wr.Type()))
+	}
+	if id := wr.RecordId(); id != x.ResponseID {
+		return nil, fail(fmt.Errorf("record at this offset is %s", id))
+	}
+	if u := wr.WarcHeader().Get(gowarc.WarcTargetURI); u != x.URL {
+		return nil, fail(fmt.Errorf("record is for %s, not %s", u, x.URL))
+	}
+	block, ok := wr.Block().(gowarc.HttpResponseBlock)
+	if !ok {
+		return nil, fail(errors.New("block is not an HTTP response"))
+	}
+	payload, err := block.PayloadBytes()
+	if err != nil {
+		return nil, fail(err)
+	}
+	body, err := io.ReadAll(payload)
+	if err != nil {
+		return nil, fail(err)
+	}
+	sum := sha256.Sum256(body)
+	if got := hex.EncodeToString(sum[:]); got != x.PayloadSHA256 {
+		return nil, fail(fmt.Errorf("%w: body has sha256 %s, manifest says %s", ErrDigest, got, x.PayloadSHA256))
+	}
+	if block.HttpStatusCode() != x.Status {
+		return nil, fail(fmt.Errorf("status is %d, manifest says %d", block.HttpStatusCode(), x.Status))
+	}
+	date, err := wr.Date()
+	if err != nil {
+		return nil, fail(err)
+	}
+	var header http.Header
+	if h := block.HttpHeader(); h != nil {
+		header = h.Clone()
+	}
+	return &StoredResponse{
+		Status:    block.HttpStatusCode(),
+		Header:    header,
+		Body:      body,
+		RecordID:  wr.RecordId(),
+		Date:      date,
+		URL:       x.URL,
+		Truncated: wr.WarcHeader().Has(gowarc.WarcTruncated),
+	}, nil
+}
+
+// readOptions make gowarc report, not ignore, everything it can find wrong
+// in a record; the default ignores errors in HTTP heads and warc-fields
+// blocks.
+func readOptions() []gowarc.WarcRecordOption {
+	return []gowarc.WarcRecordOption{
+		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
+		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
+		gowarc.WithUnknownRecordTypePolicy(gowarc.ErrWarn),
+		gowarc.WithBlockErrorPolicy(gowarc.ErrWarn),
+	}
+}
+
+// readRecordAt reads the record whose gzip member starts at offset. gowarc
+// checks the digests while reading (it reads the whole block to do so) and
+// the gzip CRC when the member ends. done releases the record and the file.
+func readRecordAt(path string, offset int64) (rec gowarc.Record, done func(), err error) {
+	r, err := gowarc.NewWarcFileReader(path, offset, readOptions()...)
+	if err != nil {
+		return gowarc.Record{}, nil, err
+	}
+	rec, err = r.Next()
+	if err != nil {
+		_ = rec.Close()
+		_ = r.Close()
+		if errors.Is(err, io.EOF) {
+			err = errors.New("no record at this offset (end of file)")
+		}
+		return gowarc.Record{}, nil, err
+	}
+	done = func() {
+		_ = rec.Close()
+		_ = r.Close()
+	}
+	if rec.Offset != offset {
+		done()
+		// gowarc skips forward to the next record start it finds.
+		return gowarc.Record{}, nil, fmt.Errorf("no record starts at this offset (the next one is at %d)", rec.Offset)
+	}
+	return rec, done, nil
+}
+
+// checkRecord returns what is wrong with a record read by gowarc: its
+// validation findings (digest mismatches among them), and missing digests,
+// since gowarc silently skips the check of a digest that is absent.
+func checkRecord(rec gowarc.Record) []error {
+	var problems []error
+	for _, v := range rec.Validation {
+		var de *gowarc.DigestError
+		if errors.As(v, &de) {
+			v = fmt.Errorf("%w: %v", ErrDigest, v)
+		}
+		problems = append(problems, v)
+	}
+	h := rec.WarcRecord.WarcHeader()
+	if !h.Has(gowarc.WarcBlockDigest) {
+		problems = append(problems, errors.New("no WARC-Block-Digest"))
+	}
+	switch rec.WarcRecord.Type() {
+	case gowarc.Request, gowarc.Response:
+		if !h.Has(gowarc.WarcPayloadDigest) {
+			problems = append(problems, errors.New("no WARC-Payload-Digest"))
+		}
+	}
+	return problems
+}

@@ -1,0 +1,331 @@
+package evidence
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/nlnwa/gowarc/v3"
+)
+
+// Writer writes one site's WARC file for one batch, then its manifest.
+//
+// We do not use gowarc's WarcFileWriter, only its record builder and
+// marshaler, writing the gzip members to our own file. WarcFileWriter runs
+// its writes on goroutines and, on Close, discards the errors of the final
+// close and renames the .open file to its final name with os.Rename (no
+// fsync of the data first, and replacing any file already there). That is
+// the opposite of what this store promises: a failed write must be seen,
+// an aborted file must keep its .open name, and nothing may be replaced.
+// Writing the members ourselves also gives each record's offset directly,
+// and no name generator is involved at all, so nothing can dial out to
+// find a local address.
+//
+// A Writer is safe for concurrent use; records are written in call order.
+type Writer struct {
+	mu sync.Mutex
+
+	site         string
+	batch        string // base name of the batch folder
+	openPath     string // the WARC while it is written
+	warcPath     string // the WARC once complete
+	manifestPath string
+
+	file *os.File
+	buf  *bufio.Writer
+	out  *countingWriter // counts bytes handed to buf: the file offset
+	gz   *gzip.Writer    // reused for every member: one record per member
+
+	marshaler  gowarc.Marshaler
+	warcinfoID string
+
+	// What was written, so Close can refuse a manifest that points at
+	// records this WARC does not have.
+	requests  map[int64]bool
+	responses map[int64]string // offset -> record ID
+
+	err    error // first write error; the file is then unusable
+	closed bool
+}
+
+// recordOptions are the gowarc options for every record we build: WARC/1.1,
+// sha256 block and payload digests computed by gowarc, and any problem it
+// finds in a record we built reported rather than ignored (the block error
+// policy defaults to ignore), so a malformed HTTP head fails at write time
+// instead of at read time.
+func recordOptions() []gowarc.WarcRecordOption {
+	return []gowarc.WarcRecordOption{
+		gowarc.WithVersion(gowarc.V1_1),
+		gowarc.WithDefaultDigestAlgorithm("sha256"),
+		gowarc.WithAddMissingDigest(true),
+		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
+		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
+		gowarc.WithBlockErrorPolicy(gowarc.ErrWarn),
+	}
+}
+
+// Create starts the WARC of site in batchDir (created if needed), under a
+// temporary name, and writes its warcinfo record holding info (software,
+// batch, politeness settings...).
+//
+// It fails with ErrExists when the site already has a WARC or a manifest in
+// this batch. A .open file left by an earlier attempt that never finished
+// (a crash or Abort) is moved aside to SITE.warc.gz.aborted.N, kept for
+// inspection, so an interrupted batch can be resumed.
+func Create(batchDir, site string, info map[string]string) (*Writer, error) {
+	if err := checkSite(site); err != nil {
+		return nil, err
+	}
+	for k := range info {
+		if err := checkFieldName(k); err != nil {
+			return nil, fmt.Errorf("evidence: warcinfo: %w", err)
+		}
+	}
+	if err := os.MkdirAll(batchDir, 0o755); err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	w := &Writer{
+		site:         site,
+		batch:        filepath.Base(filepath.Clean(batchDir)),
+		openPath:     filepath.Join(batchDir, openName(site)),
+		warcPath:     filepath.Join(batchDir, warcName(site)),
+		manifestPath: filepath.Join(batchDir, manifestName(site)),
+		marshaler:    gowarc.NewMarshaler(),
+		requests:     map[int64]bool{},
+		responses:    map[int64]string{},
+	}
+	for _, p := range []string{w.manifestPath, w.warcPath} {
+		there, err := exists(p)
+		if err != nil {
+			return nil, fmt.Errorf("evidence: %w", err)
+		}
+		if there {
+			return nil, fmt.Errorf("%w %s", ErrExists, p)
+		}
+	}
+	if err := moveAsideStale(w.openPath); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(w.openPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	w.file = f
+	w.buf = bufio.NewWriterSize(f, 256<<10)
+	w.out = &countingWriter{w: w.buf}
+	// Evidence is kept for years and written at crawl pace (a page every
+	// 2 s or more per host), so size matters more than speed: the default
+	// level (tens of MB/s, see BenchmarkRecord) is far faster than pages
+	// arrive.
+	w.gz, _ = gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+
+	if err := w.writeWarcinfo(info); err != nil {
+		_ = w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// moveAsideStale renames an abandoned .open file to the first free
+// .aborted.N name, so a new attempt can start without destroying it.
+func moveAsideStale(openPath string) error {
+	there, err := exists(openPath)
+	if err != nil {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	if !there {
+		return nil
+	}
+	for n := 1; n < 1000; n++ {
+		err := renameNoReplace(openPath, openPath[:len(openPath)-len(openSuffix)]+abortedSuffix+"."+strconv.Itoa(n))
+		if !errors.Is(err, ErrExists) {
+			return err
+		}
+	}
+	return fmt.Errorf("evidence: too many aborted attempts next to %s", openPath)
+}
+
+// writeWarcinfo writes the file's first record, describing the software and
+// settings that made it. Every later record points at it (WARC-Warcinfo-ID).
+func (w *Writer) writeWarcinfo(info map[string]string) error {
+	var f fields
+	f.add("format", "WARC File Format 1.1")
+	f.add("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/")
+	for _, k := range slices.Sorted(maps.Keys(info)) {
+		f.add(k, info[k]) // names checked by Create
+	}
+	rb := gowarc.NewRecordBuilder(gowarc.Warcinfo, recordOptions()...)
+	rb.AddWarcHeaderTime(gowarc.WarcDate, time.Now())
+	rb.AddWarcHeader(gowarc.WarcFilename, warcName(w.site))
+	rb.AddWarcHeader(gowarc.ContentType, gowarc.ApplicationWarcFields)
+	if err := f.writeTo(rb); err != nil {
+		_ = rb.Close()
+		return err
+	}
+	rec, err := build(rb)
+	if err != nil {
+		return fmt.Errorf("evidence: warcinfo: %w", err)
+	}
+	defer rec.Close()
+	if _, err := w.writeMember(rec); err != nil {
+		return err
+	}
+	w.warcinfoID = rec.RecordId()
+	return nil
+}
+
+// build finishes a record and treats any validation finding as an error:
+// a record we write ourselves has no excuse for one.
+func build(rb gowarc.WarcRecordBuilder) (gowarc.WarcRecord, error) {
+	rec, validation, err := rb.Build()
+	if err != nil {
+		return nil, err
+	}
+	if len(validation) > 0 {
+		_ = rec.Close()
+		return nil, fmt.Errorf("invalid record: %w", errors.Join(validation...))
+	}
+	return rec, nil
+}
+
+// writeMember writes rec as one gzip member and returns the offset at which
+// the member starts. One record per member is what lets a reader seek
+// straight to a record. Any error leaves a partial member in the file, so
+// it makes the Writer unusable (only Abort is left).
+func (w *Writer) writeMember(rec gowarc.WarcRecord) (int64, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	if w.warcinfoID != "" {
+		rec.WarcHeader().SetId(gowarc.WarcWarcinfoID, w.warcinfoID)
+	}
+	offset := w.out.n
+	w.gz.Reset(w.out)
+	_, _, err := w.marshaler.Marshal(w.gz, rec, 0)
+	err = errors.Join(err, w.gz.Close())
+	if err != nil {
+		w.err = fmt.Errorf("evidence: %s: writing record at offset %d: %w", w.openPath, offset, err)
+		return 0, w.err
+	}
+	return offset, nil
+}
+
+// Close completes the WARC and then writes the manifest m, so that a
+// manifest that exists always describes a complete WARC. It sets m.WARC to
+// the WARC's file name, fills m.Site and m.Batch when empty (and refuses
+// them when they name another site or batch), and refuses a manifest whose
+// exchanges point at records this Writer did not write. Nothing existing is
+// replaced: if SITE.warc.gz or SITE.json appeared meanwhile, Close fails
+// with ErrExists.
+func (w *Writer) Close(m Manifest) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return fmt.Errorf("evidence: %s: writer already closed", w.site)
+	}
+	if w.err != nil {
+		return fmt.Errorf("evidence: %s: cannot complete after a write error (use Abort): %w", w.site, w.err)
+	}
+	data, err := w.finishManifest(&m)
+	if err != nil {
+		return err
+	}
+
+	w.closed = true
+	if err := w.closeFile(true); err != nil {
+		return err
+	}
+	if err := renameNoReplace(w.openPath, w.warcPath); err != nil {
+		return fmt.Errorf("evidence: %s: %w", w.site, err)
+	}
+	if err := writeFileNoReplace(w.manifestPath, data); err != nil {
+		return fmt.Errorf("evidence: %s: %w", w.site, err)
+	}
+	return nil
+}
+
+// finishManifest checks m against what was written and encodes it.
+func (w *Writer) finishManifest(m *Manifest) ([]byte, error) {
+	switch m.Site {
+	case "":
+		m.Site = w.site
+	case w.site:
+	default:
+		return nil, fmt.Errorf("evidence: manifest for site %q given to the writer of %q", m.Site, w.site)
+	}
+	switch m.Batch {
+	case "":
+		m.Batch = w.batch
+	case w.batch:
+	default:
+		return nil, fmt.Errorf("evidence: %s: manifest names batch %q, but the WARC is in %q", w.site, m.Batch, w.batch)
+	}
+	m.WARC = warcName(w.site)
+	for _, a := range m.Addresses {
+		for i, x := range a.Exchanges {
+			if !w.requests[x.RequestOffset] {
+				return nil, fmt.Errorf("evidence: %s: manifest address %s, exchange %d: no request record was written at offset %d", w.site, a.URL, i, x.RequestOffset)
+			}
+			if x.HasResponse() && w.responses[x.ResponseOffset] != x.ResponseID {
+				return nil, fmt.Errorf("evidence: %s: manifest address %s, exchange %d: no response record %s was written at offset %d", w.site, a.URL, i, x.ResponseID, x.ResponseOffset)
+			}
+		}
+	}
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %s: manifest: %w", w.site, err)
+	}
+	return append(data, '\n'), nil
+}
+
+// Abort stops writing and leaves the WARC under its .open name for
+// inspection; no manifest is written, so readers ignore the site for this
+// batch. Abort after Close does nothing.
+func (w *Writer) Abort() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	return w.closeFile(false)
+}
+
+// closeFile flushes and closes the file. When the WARC is to become
+// evidence (durable is true) it is fsynced first: the rename that follows
+// must never point at data that is not yet on disk.
+func (w *Writer) closeFile(durable bool) error {
+	ferr := w.buf.Flush()
+	var serr error
+	if durable && ferr == nil {
+		serr = w.file.Sync()
+	}
+	cerr := w.file.Close()
+	if err := errors.Join(ferr, serr, cerr); err != nil {
+		return fmt.Errorf("evidence: %s: %w", w.openPath, err)
+	}
+	return nil
+}
+
+// countingWriter counts the bytes written through it; the count is the
+// offset in the WARC file of the next byte.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}

@@ -1,0 +1,577 @@
+package extract
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Link is one link on a page.
+type Link struct {
+	// URL is absolute, resolved against <base href> and then the page
+	// address, without its fragment; only http(s) links are kept.
+	URL string
+	// Text is the visible text of the <a> with white space folded; when it
+	// has none, its aria-label, then its title, then the alt text of an
+	// image inside it.
+	Text string
+	// Fragment is the #fragment the href had, without "#", removed from
+	// URL because it names a place in the same document. Reading words
+	// are matched in it too: "/policies#license" points at a licence.
+	Fragment string
+	// Hidden is set when the link sits inside an element hidden from
+	// readers (hidden, aria-hidden="true", inline display:none, a closed
+	// <dialog>). Such links are kept, because menus that scripts open are
+	// hidden this way, but callers may weigh them differently.
+	Hidden bool
+}
+
+// Alternate is a language version of the page, from <link rel="alternate"
+// hreflang="…" href="…">.
+type Alternate struct{ Lang, URL string }
+
+// Page is what we read from one HTML page.
+type Page struct {
+	Title string
+	Lang  string // the lang attribute of <html>, as written
+	// Text is the visible text (see HTML), Normalize'd.
+	Text string
+	// Blocks is the same text cut at block boundaries (paragraphs,
+	// headings, list items, cells, <br>), each Normalize'd and non-empty;
+	// Text is Blocks joined by single spaces. Sentence finders use it so
+	// a heading does not run into the paragraph after it.
+	Blocks []string
+	// Links holds every http(s) link in document order.
+	Links []Link
+	// Footer holds the links of the detected footer, in document order.
+	Footer      []Link
+	FooterFound bool
+	// FooterHow says how the footer was found: FooterByElement,
+	// FooterByRole, FooterByIDClass or FooterByEndBlock; "" when not found.
+	FooterHow string
+	// Alternates are the hreflang alternates, in document order, without
+	// duplicates.
+	Alternates []Alternate
+	// AppShell is set when the page is an application shell that needs
+	// JavaScript: almost no visible text, and an empty app root (#root,
+	// #app, #__next …) or a <noscript> message about JavaScript.
+	AppShell bool
+	// Charset is the canonical name of the charset used to decode the
+	// body; CharsetRule is which rule decided (the Rule… constants).
+	Charset     string
+	CharsetRule string
+}
+
+// HTML reads an HTML body (raw bytes, after any Content-Encoding is undone)
+// fetched from pageURL with the given Content-Type header value.
+//
+// Visible text leaves out <head>, scripts, styles, templates, <noscript>,
+// SVG, iframes, canvas, audio/video fallbacks, comments and every attribute,
+// and drops hidden elements (the hidden attribute unless "until-found",
+// aria-hidden="true", inline display:none or visibility:hidden, a <dialog>
+// without open). Block elements, <br>, list items and table cells separate
+// words; inline elements do not, so "<b>Vil</b>kår" is one word. Entities
+// are decoded by the parser.
+//
+// pageURL may be nil; then only absolute links are kept.
+func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
+	dec := decodeBody(body, contentType, true)
+	doc, err := html.Parse(strings.NewReader(dec.text))
+	if err != nil {
+		return nil, fmt.Errorf("extract: parsing HTML: %w", err)
+	}
+	p := &Page{Charset: dec.charset, CharsetRule: dec.rule}
+	w := &walker{page: p, ranges: map[*html.Node]linkRange{}}
+	w.scanHead(doc, pageURL)
+	w.walk(doc, false)
+	w.flushBlock()
+	p.Blocks = w.blocks
+	p.Text = Normalize(strings.Join(w.blocks, " "))
+	p.Links = w.links
+	w.chooseFooter()
+	p.AppShell = w.isAppShell()
+	return p, nil
+}
+
+// linkRange is the half-open range of indexes into Page.Links of the links
+// inside one element (links are collected in document order, so the links
+// of any element are contiguous).
+type linkRange struct{ start, end int }
+
+// openLink is an <a> being read: its text so far, and how many hidden
+// elements inside it we are in.
+type openLink struct {
+	index       int
+	text        strings.Builder
+	hiddenBelow int
+}
+
+type walker struct {
+	page *Page
+	base *url.URL
+
+	blocks []string
+	cur    strings.Builder
+	// letters counts the letters and digits of visible text so far; it
+	// lets an element tell whether it showed any text.
+	letters int
+
+	links     []Link
+	linkNodes []*html.Node
+	linkInArt []bool
+	open      []*openLink
+	ranges    map[*html.Node]linkRange
+
+	candidates   []*candidate
+	articleDepth int
+	// markers are <main>, role=main and <h1> elements: a footer never
+	// contains them, a wrapper around the whole page does.
+	markers   []*html.Node
+	contentAt []linkRange // link ranges of <main> and <article> elements
+
+	appRootEmpty bool
+	noscriptJS   bool
+}
+
+// scanHead finds what the body walk needs first or does not see: the
+// document base, the title, the language and the hreflang alternates.
+func (w *walker) scanHead(doc *html.Node, pageURL *url.URL) {
+	w.base = pageURL
+	baseSet := false
+	titleSet := false
+	seenAlt := map[Alternate]bool{}
+	var visit func(n *html.Node)
+	visit = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.Namespace == "" {
+			switch n.DataAtom {
+			case atom.Html:
+				if l := strings.TrimSpace(attr(n, "lang")); l != "" {
+					w.page.Lang = l
+				} else if l := strings.TrimSpace(attr(n, "xml:lang")); l != "" {
+					w.page.Lang = l
+				}
+			case atom.Base:
+				// The first <base> with an href decides, as in browsers.
+				if href, ok := attrOK(n, "href"); ok && !baseSet {
+					baseSet = true
+					if b, err := parseHref(href); err == nil {
+						if pageURL != nil {
+							w.base = pageURL.ResolveReference(b)
+						} else if b.IsAbs() {
+							w.base = b
+						}
+					}
+				}
+			case atom.Title:
+				if !titleSet {
+					titleSet = true
+					w.page.Title = Normalize(textContent(n))
+				}
+				return
+			case atom.Template, atom.Script, atom.Style, atom.Noscript:
+				return
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			visit(c)
+		}
+	}
+	visit(doc)
+	// Alternates are resolved against the final base, so collect them
+	// after the base is known.
+	for n := range doc.Descendants() {
+		if n.Type != html.ElementNode || n.DataAtom != atom.Link {
+			continue
+		}
+		if !hasToken(attr(n, "rel"), "alternate") {
+			continue
+		}
+		lang := strings.ToLower(strings.TrimSpace(attr(n, "hreflang")))
+		href, ok := attrOK(n, "href")
+		if lang == "" || !ok {
+			continue
+		}
+		u, _ := w.resolve(href)
+		if u == "" {
+			continue
+		}
+		a := Alternate{Lang: lang, URL: u}
+		if !seenAlt[a] {
+			seenAlt[a] = true
+			w.page.Alternates = append(w.page.Alternates, a)
+		}
+	}
+}
+
+// skipped elements hold nothing a reader sees as text of the page.
+var skipped = map[string]bool{
+	"head": true, "script": true, "style": true, "template": true,
+	"noscript": true, "svg": true, "iframe": true, "canvas": true,
+	"audio": true, "video": true, "object": true, "datalist": true,
+	"title": true, "frameset": true, "frame": true,
+}
+
+// blocks are the elements that separate words: CSS block and list-item
+// boxes, table rows and cells, and line breaks. Everything else, custom
+// elements included, is inline, as in a browser's default style sheet.
+var blockElements = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true,
+	"body": true, "br": true, "caption": true, "center": true, "dd": true,
+	"details": true, "dialog": true, "dir": true, "div": true, "dl": true,
+	"dt": true, "fieldset": true, "figcaption": true, "figure": true,
+	"footer": true, "form": true, "h1": true, "h2": true, "h3": true,
+	"h4": true, "h5": true, "h6": true, "header": true, "hgroup": true,
+	"hr": true, "html": true, "legend": true, "li": true, "listing": true,
+	"main": true, "menu": true, "nav": true, "ol": true, "p": true,
+	"plaintext": true, "pre": true, "section": true, "summary": true,
+	"table": true, "tbody": true, "td": true, "tfoot": true, "th": true,
+	"thead": true, "tr": true, "ul": true, "xmp": true, "option": true,
+	"optgroup": true, "search": true, "colgroup": true, "col": true,
+}
+
+func (w *walker) walk(n *html.Node, hidden bool) {
+	switch n.Type {
+	case html.TextNode:
+		w.text(n.Data, hidden)
+		return
+	case html.DocumentNode:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden)
+		}
+		return
+	case html.ElementNode:
+	default:
+		return // comments, doctypes
+	}
+	name := n.Data
+	if n.Namespace != "" {
+		if n.Namespace == "svg" {
+			return
+		}
+		name = "" // MathML: inline, text kept
+	}
+	if skipped[name] {
+		if name == "noscript" {
+			w.noteNoscript(n)
+		}
+		return
+	}
+
+	selfHidden := isHidden(n)
+	for _, l := range w.open {
+		if selfHidden {
+			l.hiddenBelow++
+		}
+	}
+	block := blockElements[name]
+	if block {
+		w.breakBlock()
+	}
+
+	var link *openLink
+	if name == "a" || name == "area" {
+		if href, ok := attrOK(n, "href"); ok {
+			if u, frag := w.resolve(href); u != "" {
+				link = &openLink{index: len(w.links)}
+				w.links = append(w.links, Link{URL: u, Fragment: frag, Hidden: hidden || selfHidden})
+				w.linkNodes = append(w.linkNodes, n)
+				w.linkInArt = append(w.linkInArt, w.articleDepth > 0)
+				w.open = append(w.open, link)
+			}
+		}
+	}
+
+	article := name == "article" || hasToken(attr(n, "role"), "article")
+	cand := w.footerCandidate(n, name)
+	if name == "main" || name == "h1" || hasToken(attr(n, "role"), "main") {
+		w.markers = append(w.markers, n)
+	}
+	if article {
+		w.articleDepth++
+	}
+	startLinks, startLetters := len(w.links), w.letters
+	if link != nil {
+		startLinks = link.index
+	}
+
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.walk(c, hidden || selfHidden)
+	}
+
+	if article {
+		w.articleDepth--
+	}
+	r := linkRange{startLinks, len(w.links)}
+	if r.end > r.start {
+		w.ranges[n] = r
+	}
+	if name == "main" || article {
+		w.contentAt = append(w.contentAt, r)
+	}
+	if cand != nil {
+		cand.links = r
+		w.candidates = append(w.candidates, cand)
+	}
+	if w.letters == startLetters && isAppRoot(n) {
+		w.appRootEmpty = true
+	}
+	if link != nil {
+		w.closeLink(link, n)
+	}
+	if block {
+		w.breakBlock()
+	}
+	for _, l := range w.open {
+		if selfHidden {
+			l.hiddenBelow--
+		}
+	}
+}
+
+// text adds a text node's content to the page text and to every open link
+// that shows it.
+func (w *walker) text(s string, hidden bool) {
+	if !hidden {
+		w.cur.WriteString(s)
+		for _, r := range s {
+			if unicode.IsLetter(r) || unicode.IsNumber(r) {
+				w.letters++
+			}
+		}
+	}
+	for _, l := range w.open {
+		if l.hiddenBelow == 0 {
+			l.text.WriteString(s)
+		}
+	}
+}
+
+// breakBlock ends the current block of text.
+func (w *walker) breakBlock() {
+	w.flushBlock()
+	for _, l := range w.open {
+		l.text.WriteByte(' ')
+	}
+}
+
+func (w *walker) flushBlock() {
+	if w.cur.Len() == 0 {
+		return
+	}
+	if s := Normalize(w.cur.String()); s != "" {
+		w.blocks = append(w.blocks, s)
+	}
+	w.cur.Reset()
+}
+
+func (w *walker) closeLink(l *openLink, n *html.Node) {
+	for i := len(w.open) - 1; i >= 0; i-- {
+		if w.open[i] == l {
+			w.open = append(w.open[:i], w.open[i+1:]...)
+			break
+		}
+	}
+	text := Normalize(l.text.String())
+	if text == "" {
+		text = Normalize(attr(n, "aria-label"))
+	}
+	if text == "" {
+		text = Normalize(attr(n, "title"))
+	}
+	if text == "" {
+		for d := range n.Descendants() {
+			if d.Type == html.ElementNode && d.DataAtom == atom.Img {
+				if alt := Normalize(attr(d, "alt")); alt != "" {
+					text = alt
+					break
+				}
+			}
+		}
+	}
+	w.links[l.index].Text = text
+}
+
+// resolve turns an href into an absolute http(s) address without fragment,
+// and the fragment it had; the address is "" when the href is not one
+// (mailto:, javascript:, a bare #fragment that points into the page itself,
+// or an unparseable value).
+func (w *walker) resolve(href string) (string, string) {
+	ref, err := parseHref(href)
+	if err != nil {
+		return "", ""
+	}
+	if ref.Scheme == "" && ref.Opaque == "" && ref.Host == "" && ref.Path == "" && ref.RawQuery == "" && !ref.ForceQuery {
+		return "", "" // "#top" or "": the page itself
+	}
+	u := ref
+	if w.base != nil {
+		u = w.base.ResolveReference(ref)
+	}
+	if !u.IsAbs() {
+		return "", ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" || u.Host == "" {
+		return "", ""
+	}
+	u.Scheme = scheme
+	frag := u.Fragment
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), frag
+}
+
+// parseHref parses an attribute value as a URL the way browsers read it:
+// surrounding ASCII white space is ignored and tabs and newlines inside
+// are removed.
+func parseHref(href string) (*url.URL, error) {
+	href = strings.Trim(href, " \t\n\f\r")
+	href = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(href)
+	return url.Parse(href)
+}
+
+// isHidden reports whether an element hides itself and its content.
+func isHidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Namespace != "" {
+			continue
+		}
+		switch a.Key {
+		case "hidden":
+			// hidden="until-found" content is found by find-in-page and
+			// shown when reached (accordions): it is part of the text.
+			if !strings.EqualFold(strings.TrimSpace(a.Val), "until-found") {
+				return true
+			}
+		case "aria-hidden":
+			if strings.EqualFold(strings.TrimSpace(a.Val), "true") {
+				return true
+			}
+		case "style":
+			if styleHides(a.Val) {
+				return true
+			}
+		}
+	}
+	if n.DataAtom == atom.Dialog {
+		if _, open := attrOK(n, "open"); !open {
+			return true
+		}
+	}
+	return false
+}
+
+// styleHides reports whether an inline style declares display:none or
+// visibility:hidden (or collapse).
+func styleHides(style string) bool {
+	for _, decl := range strings.Split(style, ";") {
+		prop, val, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		prop = strings.ToLower(strings.TrimSpace(prop))
+		val = strings.ToLower(strings.TrimSpace(val))
+		val = strings.TrimSpace(strings.TrimSuffix(val, "!important"))
+		switch prop {
+		case "display":
+			if val == "none" {
+				return true
+			}
+		case "visibility":
+			if val == "hidden" || val == "collapse" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// appRootIDs are the ids script frameworks mount an application on.
+var appRootIDs = map[string]bool{
+	"root": true, "app": true, "__next": true, "__nuxt": true, "___gatsby": true,
+	"svelte": true, "app-root": true, "react-root": true, "main-app": true,
+	"application": true, "ember-app": true, "q-app": true, "appmount": true,
+}
+
+func isAppRoot(n *html.Node) bool {
+	if appRootIDs[strings.ToLower(strings.TrimSpace(attr(n, "id")))] {
+		return true
+	}
+	if n.Data == "app-root" { // Angular's default root element
+		return true
+	}
+	_, ngApp := attrOK(n, "ng-app")
+	_, reactRoot := attrOK(n, "data-reactroot")
+	return ngApp || reactRoot
+}
+
+// noteNoscript records whether a <noscript> tells the reader to turn on
+// JavaScript. With scripting on (as in a browser), the parser keeps its
+// content as raw text, so the text is read with the tokenizer.
+func (w *walker) noteNoscript(n *html.Node) {
+	var raw strings.Builder
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.TextNode {
+			raw.WriteString(c.Data)
+		}
+	}
+	z := html.NewTokenizer(strings.NewReader(raw.String()))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		if tt == html.TextToken && strings.Contains(strings.ToLower(string(z.Text())), "javascript") {
+			w.noscriptJS = true
+			return
+		}
+	}
+}
+
+// appShellLetters is how few letters and digits a page may show and still
+// count as an empty shell.
+const appShellLetters = 200
+
+func (w *walker) isAppShell() bool {
+	return w.letters < appShellLetters && (w.appRootEmpty || w.noscriptJS)
+}
+
+// attr returns the value of an element's attribute, or "".
+func attr(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// hasToken reports whether a space-separated attribute value holds token,
+// case-insensitively.
+func hasToken(list, token string) bool {
+	for _, f := range strings.Fields(list) {
+		if strings.EqualFold(f, token) {
+			return true
+		}
+	}
+	return false
+}
+
+// textContent is all text below n, ignoring markup (used for <title>).
+func textContent(n *html.Node) string {
+	var b strings.Builder
+	for d := range n.Descendants() {
+		if d.Type == html.TextNode {
+			b.WriteString(d.Data)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,251 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// Normalize prepares text for quoting and quote checks (design §2.5): Unicode
+// NFC, every run of white space folded to one ASCII space, leading and
+// trailing white space removed. White space is what Unicode calls White_Space
+// (ASCII spaces, tabs and line ends, U+0085, the no-break space U+00A0, the
+// typographic spaces U+2000–U+200A, U+202F, U+205F, U+3000, and the line and
+// paragraph separators). Nothing else changes: case, quotation marks, dashes,
+// soft hyphens and zero-width characters stay as they are.
+func Normalize(text string) string {
+	if !norm.NFC.IsNormalString(text) {
+		text = norm.NFC.String(text)
+	}
+	if isFolded(text) {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	pendingSpace := false
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			pendingSpace = b.Len() > 0
+			continue
+		}
+		if pendingSpace {
+			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// isFolded reports whether s already has no leading, trailing or repeated
+// white space and no white space other than U+0020 (the common case for
+// text we produced ourselves, so Verify need not copy it again).
+func isFolded(s string) bool {
+	prevSpace := true // a leading space is not folded
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch c {
+			case ' ':
+				if prevSpace {
+					return false
+				}
+				prevSpace = true
+			case '\t', '\n', '\v', '\f', '\r':
+				return false
+			default:
+				prevSpace = false
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += n
+	}
+	return !prevSpace || s == ""
+}
+
+// isWordChar is what may not touch either end of a verified quote: a letter,
+// a digit (any Unicode number), or a combining mark, which belongs to the
+// letter before it, so a match ending just before one would cut a character.
+func isWordChar(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r)
+}
+
+// Verifier checks many quotes against one text, normalising the text once.
+type Verifier struct {
+	text  string // normalised
+	words []span // lazily built word spans, for closest-passage search
+}
+
+// NewVerifier normalises text for repeated Verify calls.
+func NewVerifier(text string) *Verifier {
+	return &Verifier{text: Normalize(text)}
+}
+
+// Text returns the normalised text quotes are checked against.
+func (v *Verifier) Text() string { return v.text }
+
+// Verify reports whether quote appears in text word for word on word
+// boundaries, both normalised with Normalize: the characters just before and
+// just after the match must not be Unicode letters, digits or combining
+// marks. at is the byte offset of the match in Normalize(text), or -1.
+// When the quote is not found, closest is the passage of the text most like
+// it (empty when nothing is alike), for error messages; when it is found,
+// closest is the matched passage.
+func Verify(text, quote string) (ok bool, at int, closest string) {
+	return NewVerifier(text).Verify(quote)
+}
+
+// Verify is the package-level Verify against the verifier's text.
+func (v *Verifier) Verify(quote string) (ok bool, at int, closest string) {
+	q := Normalize(quote)
+	if q == "" || v.text == "" {
+		return false, -1, ""
+	}
+	t := v.text
+	firstMiss := -1
+	for from := 0; from <= len(t)-len(q); {
+		i := strings.Index(t[from:], q)
+		if i < 0 {
+			break
+		}
+		i += from
+		if onBoundary(t, i, i+len(q)) {
+			return true, i, t[i : i+len(q)]
+		}
+		if firstMiss < 0 {
+			firstMiss = i
+		}
+		// Step one character, not one byte, so the next search starts on a
+		// rune boundary.
+		_, n := utf8.DecodeRuneInString(t[i:])
+		from = i + n
+	}
+	if firstMiss >= 0 {
+		// The words are there but cut into a longer word: show the whole
+		// words around them, which is what the quote should have said.
+		start, end := firstMiss, firstMiss+len(q)
+		for start > 0 {
+			r, n := utf8.DecodeLastRuneInString(t[:start])
+			if !isWordChar(r) {
+				break
+			}
+			start -= n
+		}
+		for end < len(t) {
+			r, n := utf8.DecodeRuneInString(t[end:])
+			if !isWordChar(r) {
+				break
+			}
+			end += n
+		}
+		return false, -1, t[start:end]
+	}
+	return false, -1, v.closest(q)
+}
+
+// onBoundary reports whether t[start:end] is not glued to a word character
+// on either side.
+func onBoundary(t string, start, end int) bool {
+	if start > 0 {
+		if r, _ := utf8.DecodeLastRuneInString(t[:start]); isWordChar(r) {
+			return false
+		}
+	}
+	if end < len(t) {
+		if r, _ := utf8.DecodeRuneInString(t[end:]); isWordChar(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// span is a word's byte range in the normalised text, and its comparison key.
+type span struct {
+	start, end int
+	key        string
+}
+
+// splitWords cuts a normalised string at its spaces, keying each word by
+// its letters and digits in lower case, so that a changed quotation mark or
+// a case difference does not hide an otherwise matching word.
+func splitWords(s string) []span {
+	var out []span
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' {
+			if i > start {
+				out = append(out, span{start, i, wordKey(s[start:i])})
+			}
+			start = i + 1
+		}
+	}
+	return out
+}
+
+func wordKey(w string) string {
+	var b strings.Builder
+	for _, r := range w {
+		if isWordChar(r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	if b.Len() == 0 {
+		return w
+	}
+	return b.String()
+}
+
+// closest finds the run of text words, as many as the quote has, that agrees
+// with the quote in the most positions, trying every alignment; a word added
+// or dropped in the quote still leaves the half before it aligned. Ties go
+// to the earliest passage, so the answer is deterministic.
+func (v *Verifier) closest(q string) string {
+	qw := splitWords(q)
+	if len(qw) == 0 {
+		return ""
+	}
+	if v.words == nil {
+		v.words = splitWords(v.text)
+	}
+	tw := v.words
+	if len(tw) == 0 {
+		return ""
+	}
+	// Index the text words by key, so only alignments that share at
+	// least one word with the quote are scored.
+	positions := make(map[string][]int, len(qw))
+	for _, w := range qw {
+		positions[w.key] = nil
+	}
+	for i, w := range tw {
+		if _, want := positions[w.key]; want {
+			positions[w.key] = append(positions[w.key], i)
+		}
+	}
+	score := make(map[int]int)
+	for j, w := range qw {
+		for _, i := range positions[w.key] {
+			score[i-j]++
+		}
+	}
+	best, bestScore := 0, 0
+	for off, s := range score {
+		if s > bestScore || (s == bestScore && off < best) {
+			best, bestScore = off, s
+		}
+	}
+	if bestScore == 0 {
+		return ""
+	}
+	first := max(best, 0)
+	last := min(best+len(qw), len(tw)) - 1
+	return v.text[tw[first].start:tw[last].end]
+}

@@ -1,0 +1,94 @@
+package signals
+
+import "strings"
+
+// Licences are the standard licences of design §2.6, with the phrases that
+// name them in English and Norwegian text (lower case).
+var Licences = []struct {
+	Name    string
+	Phrases []string
+}{
+	{"CC0", []string{"cc0", "cc zero", "creative commons zero"}},
+	{"CC BY-SA", []string{"cc by-sa", "cc-by-sa", "creative commons attribution-sharealike", "creative commons navngivelse-delpåsammevilkår"}},
+	{"CC BY", []string{"cc by", "cc-by", "creative commons attribution", "creative commons navngivelse"}},
+	{"NLOD", []string{"nlod", "norsk lisens for offentlige data", "norwegian licence for open government data", "norwegian license for open government data"}},
+	{"ODbL", []string{"odbl", "open database license", "open database licence"}},
+	{"EU Commission Decision 2011/833", []string{"2011/833"}},
+}
+
+// grantWords show a site's own terms granting reuse, when no standard
+// licence is named.
+var grantWords = []string{
+	"fritt gjenbruk", "fritt tilgjengelig for gjenbruk", "kan gjenbrukes", "kan fritt brukes", "fri bruk",
+	"may be reused", "free to reuse", "freely reuse", "free to use and share", "may be freely used",
+}
+
+// openAccessWords show that an API, feed or export is for anyone, or for
+// anyone with a free key.
+var openAccessWords = []string{
+	"gratis", "fritt tilgjengelig", "åpent tilgjengelig", "åpen for alle", "uten nøkkel", "uten registrering",
+	"gratis nøkkel", "gratis api-nøkkel", "free of charge", "free to use", "freely available", "open to anyone",
+	"no key", "without a key", "free key", "free api key", "openly available", "open api", "åpent api", "åpne api",
+}
+
+// paidWords mark an API that costs money: not open by design.
+var paidWords = []string{"betalingstjeneste", "mot betaling", "abonnement", "paid plan", "subscription", "pricing", "priser for api"}
+
+// OpenFormula is the published rule (the about page prints it from here).
+const OpenFormula = `A site is "Open by design" when the pages we read show, each in a quote checked word for word:
+(a) an official API, feed or export that anyone, or anyone with a free key, may use — a sentence about an API, feed, export or dataset that also says it is free, open or needs only a free key, and does not say it is paid; and
+(b) its data under a standard licence (CC0, CC BY, CC BY-SA, NLOD, ODbL, EU Commission Decision 2011/833) or the site's own terms granting reuse — a sentence naming the licence or granting reuse.
+Both quotes must come from pages of the site as read in the same batch. A curator may add the quotes or overrule the verdict in the site's content file, with a reason that is shown.`
+
+// LicenceIn names the standard licence a text mentions, or "".
+func LicenceIn(text string) string {
+	s := strings.ToLower(text)
+	for _, l := range Licences {
+		for _, p := range l.Phrases {
+			if strings.Contains(s, p) {
+				return l.Name
+			}
+		}
+	}
+	return ""
+}
+
+func containsAny(text string, words []string) bool {
+	s := strings.ToLower(text)
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// openByDesign applies OpenFormula to a site's verified quotes.
+func openByDesign(quotes []Quote) OpenVerdict {
+	var api, licence *Quote
+	for i := range quotes {
+		q := &quotes[i]
+		if !q.Verified {
+			continue
+		}
+		if api == nil && (q.Topic == TopicAPI || topicOf(q.Text) == TopicAPI || containsAny(q.Text, []string{" api", "api "})) &&
+			containsAny(q.Text, openAccessWords) && !containsAny(q.Text, paidWords) {
+			api = q
+		}
+		if licence == nil && (LicenceIn(q.Text) != "" || containsAny(q.Text, grantWords)) {
+			licence = q
+		}
+	}
+	v := OpenVerdict{API: api, Licence: licence}
+	switch {
+	case api != nil && licence != nil:
+		v.Verdict, v.Why = true, "Open API, feed or export and a stated licence, both quoted."
+	case api != nil:
+		v.Why = "API found, licence not stated."
+	case licence != nil:
+		v.Why = "Licence stated, no official API found."
+	default:
+		v.Why = "Neither an open API, feed or export nor a licence found in the pages we read."
+	}
+	return v
+}
