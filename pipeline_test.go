@@ -350,3 +350,47 @@ func urls(docs []signals.Document) []string {
 	}
 	return out
 }
+
+func TestBuildIsDeterministic(t *testing.T) {
+	r := crawlFixtureWeb(t)
+	list, err := sites.Parse("testdata/demo/sites.toml", crawlsignals.DemoSites())
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(t.TempDir(), "public")
+	all, err := signals.Build(list, r.batches, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := render.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rd.Build(again, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = filepath.WalkDir(r.public, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(r.public, p)
+		a, _ := os.ReadFile(p)
+		b, err := os.ReadFile(filepath.Join(again, rel))
+		if err != nil {
+			t.Errorf("%s missing from the second build", rel)
+			return nil
+		}
+		if string(a) != string(b) {
+			t.Errorf("%s differs between two builds of the same evidence", rel)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 20 {
+		t.Errorf("only %d files compared", n)
+	}
+}

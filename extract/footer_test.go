@@ -73,28 +73,28 @@ func TestFooterDetection(t *testing.T) {
 			found: true, how: FooterByIDClass, links: []string{"/about", "/help/termsconditions", "/help/privacypolicy"},
 		},
 		{
-			name: "outermost candidate wins, named by its strongest markup",
-			html: `<div class="site-footer-wrapper"><footer id="colophon" class="site-footer" role="contentinfo"><div class="footer-links"><a href="/privacy">Privacy</a></div><div class="footer-license"><a href="https://creativecommons.org/licenses/by/4.0/">CC BY</a></div></footer></div>`,
+			name:  "outermost candidate wins, named by its strongest markup",
+			html:  `<div class="site-footer-wrapper"><footer id="colophon" class="site-footer" role="contentinfo"><div class="footer-links"><a href="/privacy">Privacy</a></div><div class="footer-license"><a href="https://creativecommons.org/licenses/by/4.0/">CC BY</a></div></footer></div>`,
 			found: true, how: FooterByElement, links: []string{"/privacy", "https://creativecommons.org/licenses/by/4.0/"},
 		},
 		{
-			name: "id foot, and a search form named footer with no links",
-			html: `<form id="footersrchfrm"><input name="q"></form><div id="foot"><a href="http://go.test/fwlink">MSN Privacy</a> <a href="/jobs">Jobs</a></div>`,
+			name:  "id foot, and a search form named footer with no links",
+			html:  `<form id="footersrchfrm"><input name="q"></form><div id="foot"><a href="http://go.test/fwlink">MSN Privacy</a> <a href="/jobs">Jobs</a></div>`,
 			found: true, how: FooterByIDClass, links: []string{"http://go.test/fwlink", "/jobs"},
 		},
 		{
-			name: "a wrapper class naming a footer around the whole page is not the footer",
-			html: `<div class="page has-footer"><main><h1>Title</h1>` + navLinks("c", 30) + `</main><footer><a href="/terms">Terms</a></footer></div>`,
+			name:  "a wrapper class naming a footer around the whole page is not the footer",
+			html:  `<div class="page has-footer"><main><h1>Title</h1>` + navLinks("c", 30) + `</main><footer><a href="/terms">Terms</a></footer></div>`,
 			found: true, how: FooterByElement, links: []string{"/terms"},
 		},
 		{
-			name: "the later of two equal footers",
-			html: `<footer class="top"><a href="/privacy">Privacy</a></footer><p>Text</p><footer class="bottom"><a href="/terms">Terms</a></footer>`,
+			name:  "the later of two equal footers",
+			html:  `<footer class="top"><a href="/privacy">Privacy</a></footer><p>Text</p><footer class="bottom"><a href="/terms">Terms</a></footer>`,
 			found: true, how: FooterByElement, links: []string{"/terms"},
 		},
 		{
-			name: "more legal links beat position",
-			html: `<footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer><div class="footer-bottom"><a href="/cookies-legal">Legal</a></div>`,
+			name:  "more legal links beat position",
+			html:  `<footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer><div class="footer-bottom"><a href="/cookies-legal">Legal</a></div>`,
 			found: true, how: FooterByElement, links: []string{"/privacy", "/terms"},
 		},
 		{

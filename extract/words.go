@@ -4,6 +4,7 @@ import (
 	"net"
 	"net/url"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/publicsuffix"
 	"golang.org/x/text/unicode/norm"
@@ -65,7 +66,7 @@ func ReadingWords() []ReadingWord {
 // domain (so personvern.aller.no matches, but every page on a site whose own
 // name contains "legal" does not), both as written and percent-decoded.
 func MatchReadingWord(l Link) (word string, ok bool) {
-	text := strings.ToLower(norm.NFC.String(l.Text))
+	text := strings.ToLower(norm.NFC.String(stripFormatChars(l.Text)))
 	addr := addressForMatching(l.URL)
 	if l.Fragment != "" {
 		addr += " #" + strings.ToLower(norm.NFC.String(l.Fragment))
@@ -85,6 +86,19 @@ func MatchReadingWord(l Link) (word string, ok bool) {
 		}
 	}
 	return "", false
+}
+
+// stripFormatChars removes invisible format characters (soft hyphen,
+// zero-width space and joiners, word joiner): "Vil\u00ADkår" reads as
+// "Vilkår". Only reading-word matching does this; quotes are verified
+// against the text exactly.
+func stripFormatChars(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, s)
 }
 
 // addressForMatching returns the lower-case parts of an address we look for

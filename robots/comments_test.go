@@ -57,7 +57,7 @@ func TestProhibitingComments(t *testing.T) {
 
 func TestProhibitingCommentsSpanLines(t *testing.T) {
 	body := strings.Join([]string{
-		"# 16/08/2019",                                                // 1: a date, not part of the sentence below
+		"# 16/08/2019", // 1: a date, not part of the sentence below
 		"# Collection of data through automated means is",             // 2
 		"# prohibited unless you have our written permission and may", // 3
 		"# only happen for the purpose in said",                       // 4

@@ -19,9 +19,9 @@ import (
 // Exit statuses: 0 the job did what it says; 1 it ran but failed in part
 // (a site's evidence not written, a build error); 2 bad usage or input.
 const (
-	exitOK      = 0
-	exitFailed  = 1
-	exitUsage   = 2
+	exitOK     = 0
+	exitFailed = 1
+	exitUsage  = 2
 )
 
 // errUsage marks an error in how the command was called.

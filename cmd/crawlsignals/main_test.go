@@ -1,0 +1,79 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestExitStatuses(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "sites.toml")
+	os.WriteFile(bad, []byte("[[site]]\nname = \"A\"\nurll = \"https://a.no/\"\n"), 0o644)
+	cases := []struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		{nil, exitUsage, ""},
+		{[]string{"nosuch"}, exitUsage, `unknown command "nosuch"`},
+		{[]string{"crawl", "-nosuchflag"}, exitUsage, "flag provided but not defined"},
+		{[]string{"crawl", "-sites", bad}, exitUsage, bad + ":3: unknown key \"urll\""},
+		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-resolve", "kommune.test=10.0.0.1:80", "-min-delay", "100ms", "-site", "kommune.test"}, exitUsage, "-min-delay"},
+		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-min-delay", "100ms"}, exitUsage, "loopback"},
+		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-resolve", "nope"}, exitUsage, "HOST=IP:PORT"},
+		{[]string{"recheck", "kommune.test"}, exitFailed, "not built yet"},
+		{[]string{"verify"}, exitFailed, "not built yet"},
+		{[]string{"serve", "-dir", filepath.Join(dir, "absent")}, exitFailed, "run crawlsignals build first"},
+	}
+	for _, c := range cases {
+		code, _, stderr := runCmd(t, c.args...)
+		if code != c.code || !strings.Contains(stderr, c.want) {
+			t.Errorf("crawlsignals %v: exit %d, stderr %q; want exit %d and %q", c.args, code, stderr, c.code, c.want)
+		}
+	}
+}
+
+func TestHelpListsEveryCommand(t *testing.T) {
+	code, out, _ := runCmd(t, "help")
+	if code != exitOK {
+		t.Fatalf("help: exit %d", code)
+	}
+	for _, c := range commands() {
+		if !strings.Contains(out, c.name) {
+			t.Errorf("help does not list %s", c.name)
+		}
+	}
+}
+
+func TestDemoEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "public")
+	code, stdout, stderr := runCmd(t, "demo", "-out", out, "-batches", filepath.Join(dir, "batches"), "-content", "../../content")
+	if code != exitOK {
+		t.Fatalf("demo: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "index.html"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, stdout)
+		}
+	}
+	hosts := []string{"kommune.test", "avis.test", "nede.test", "stengt.test", "butikk.test", "app.test", "register.test", "stopp.test"}
+	for _, h := range hosts {
+		for _, f := range []string{"index.html", "signals.json"} {
+			if _, err := os.Stat(filepath.Join(out, "sites", h, f)); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}

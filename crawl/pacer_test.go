@@ -1,0 +1,149 @@
+package crawl
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// In a synctest bubble time is virtual: these tests check the pacer's
+// arithmetic to the nanosecond without waiting for it.
+
+func TestPacerKeepsFloorFromEndToStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := newPacer(2 * time.Second)
+		ctx := context.Background()
+		var starts, ends []time.Time
+		for range 3 {
+			done, err := p.wait(ctx, "a.test")
+			if err != nil {
+				t.Fatal(err)
+			}
+			starts = append(starts, time.Now())
+			time.Sleep(700 * time.Millisecond) // the request takes a while
+			ends = append(ends, time.Now())
+			done(0)
+		}
+		for i := 1; i < len(starts); i++ {
+			if gap := starts[i].Sub(ends[i-1]); gap != 2*time.Second {
+				t.Errorf("request %d started %s after the previous ended, want exactly 2s", i, gap)
+			}
+		}
+	})
+}
+
+func TestPacerHostsAreIndependent(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := newPacer(2 * time.Second)
+		ctx := context.Background()
+		begin := time.Now()
+		var wg sync.WaitGroup
+		for _, h := range []string{"a.test", "b.test", "c.test"} {
+			wg.Go(func() {
+				for range 2 {
+					done, _ := p.wait(ctx, h)
+					done(0)
+				}
+			})
+		}
+		wg.Wait()
+		// Two requests per host, each host on its own clock: 2s in all, not 6s.
+		if el := time.Since(begin); el != 2*time.Second {
+			t.Errorf("three hosts took %s, want 2s", el)
+		}
+	})
+}
+
+func TestPacerOneRequestAtATime(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := newPacer(time.Second)
+		ctx := context.Background()
+		var mu sync.Mutex
+		inFlight, most := 0, 0
+		var wg sync.WaitGroup
+		for range 5 {
+			wg.Go(func() {
+				done, _ := p.wait(ctx, "a.test")
+				mu.Lock()
+				inFlight++
+				most = max(most, inFlight)
+				mu.Unlock()
+				time.Sleep(300 * time.Millisecond)
+				mu.Lock()
+				inFlight--
+				mu.Unlock()
+				done(0)
+			})
+		}
+		wg.Wait()
+		if most != 1 {
+			t.Errorf("%d requests in flight at once to one host", most)
+		}
+	})
+}
+
+func TestPacerRaiseAndRetryAfter(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := newPacer(2 * time.Second)
+		ctx := context.Background()
+		p.raise("a.test", 4500*time.Millisecond) // Crawl-delay: 4.5
+		p.raise("a.test", time.Second)           // never shortened
+		done, _ := p.wait(ctx, "a.test")
+		done(0)
+		t0 := time.Now()
+		done, _ = p.wait(ctx, "a.test")
+		if gap := time.Since(t0); gap != 4500*time.Millisecond {
+			t.Errorf("Crawl-delay 4.5: waited %s", gap)
+		}
+		done(30 * time.Second) // Retry-After: 30
+		t1 := time.Now()
+		done, _ = p.wait(ctx, "a.test")
+		if gap := time.Since(t1); gap != 30*time.Second {
+			t.Errorf("Retry-After 30: waited %s, want exactly 30s", gap)
+		}
+		done(0)
+	})
+}
+
+func TestPacerWaitHonoursCancel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := newPacer(time.Minute)
+		done, _ := p.wait(context.Background(), "a.test")
+		done(0)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if _, err := p.wait(ctx, "a.test"); err == nil {
+			t.Fatal("wait did not give up when its context ended")
+		}
+		// The turn was handed back: a later wait still works.
+		done, err := p.wait(context.Background(), "a.test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done(0)
+	})
+}
+
+func TestRetryAfter(t *testing.T) {
+	now := time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC)
+	cases := []struct {
+		in   string
+		want time.Duration
+	}{
+		{"", -1},
+		{"3", 3 * time.Second},
+		{" 120 ", 120 * time.Second},
+		{"-5", -1},
+		{"soon", -1},
+		{"3.5", -1},
+		{"Tue, 01 Dec 2026 06:00:10 GMT", 11 * time.Second}, // rounded up: never early
+		{"Tue, 01 Dec 2026 05:59:00 GMT", 0},
+	}
+	for _, c := range cases {
+		if got := retryAfter(c.in, now); got != c.want {
+			t.Errorf("retryAfter(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+}
