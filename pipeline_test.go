@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/crawlsignals/crawlsignals"
@@ -86,7 +87,7 @@ func doCrawl() (*demoRun, error) {
 		return nil, err
 	}
 	r.log = srv.Log()
-	all, err := signals.Build(list, r.batches, nil)
+	all, err := signals.Build(list, r.batches, crawlsignals.Content(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -358,7 +359,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := filepath.Join(t.TempDir(), "public")
-	all, err := signals.Build(list, r.batches, nil)
+	all, err := signals.Build(list, r.batches, crawlsignals.Content(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -392,5 +393,47 @@ func TestBuildIsDeterministic(t *testing.T) {
 	}
 	if n < 20 {
 		t.Errorf("only %d files compared", n)
+	}
+}
+
+func TestCuratedQuotesAndOverride(t *testing.T) {
+	r := crawlFixtureWeb(t)
+	list, err := sites.Parse("testdata/demo/sites.toml", crawlsignals.DemoSites())
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := "Automatisert innsamling av innhold fra nettstedet er ikke tillatt uten skriftlig samtykke."
+	bad := "Automatisk innsamling av innhold fra nettstedet er ikke tillatt uten skriftlig samtykke."
+	content := fstest.MapFS{
+		"sites/kommune.test.md": {Data: []byte("+++\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" + good +
+			"\"\ntopic = \"scraping\"\n\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" + bad + "\"\n+++\nNotes.\n")},
+		"sites/avis.test.md": {Data: []byte("+++\n[open_by_design]\nverdict = true\nreason = \"The archive API is described in a signed agreement.\"\n+++\n")},
+	}
+	all, err := signals.Build(list, r.batches, content, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHost := map[string]*signals.Site{}
+	for _, s := range all {
+		byHost[s.Host] = s
+	}
+	var curated []signals.Quote
+	for _, q := range byHost["kommune.test"].Quotes {
+		if q.Source == "curated" {
+			curated = append(curated, q)
+		}
+	}
+	if len(curated) != 2 {
+		t.Fatalf("curated quotes: %+v", curated)
+	}
+	if !curated[0].Verified || curated[0].Line != 2 || curated[0].File != "content/sites/kommune.test.md" {
+		t.Errorf("good quote: %+v", curated[0])
+	}
+	if q := curated[1]; q.Verified || q.Line != 7 || !strings.Contains(q.Closest, "Automatisert innsamling") || q.Problem == "" {
+		t.Errorf("bad quote: %+v", q)
+	}
+	o := byHost["avis.test"].OpenByDesign
+	if !o.Verdict || !o.Overridden || !strings.Contains(o.Why, "signed agreement") || o.Formula == "" {
+		t.Errorf("override: %+v", o)
 	}
 }

@@ -1,13 +1,17 @@
 package signals
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -25,7 +29,7 @@ const maxPDFPages = 200
 // Build derives the findings of every site in the list from the newest
 // batch under batchesDir that holds it. A site never crawled still gets an
 // entry that says so.
-func Build(list *sites.List, batchesDir string, log *slog.Logger) ([]*Site, error) {
+func Build(list *sites.List, batchesDir string, content fs.FS, log *slog.Logger) ([]*Site, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
@@ -36,7 +40,11 @@ func Build(list *sites.List, batchesDir string, log *slog.Logger) ([]*Site, erro
 	var out []*Site
 	var errs []error
 	for i := range list.Sites {
-		s, err := buildSite(&list.Sites[i], batchesDir, batches, log)
+		cur, err := LoadCuration(content, list.Sites[i].Host)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		s, err := buildSite(&list.Sites[i], batchesDir, batches, cur, log)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -45,35 +53,84 @@ func Build(list *sites.List, batchesDir string, log *slog.Logger) ([]*Site, erro
 	return out, errors.Join(errs...)
 }
 
-// latestBatch returns the newest batch holding a manifest for site.
-func latestBatch(batchesDir string, batches []string, site string) string {
-	for i := len(batches) - 1; i >= 0; i-- {
-		if _, err := os.Stat(filepath.Join(batchesDir, batches[i], site+".json")); err == nil {
-			return batches[i]
+// maxHistory is how many earlier batches a site's changes are traced through.
+const maxHistory = 8
+
+// buildSite derives a site's findings from its newest batch, and its
+// changes from the batches before.
+func buildSite(ls *sites.Site, batchesDir string, batches []string, cur0 *Curation, log *slog.Logger) (*Site, error) {
+	var held []string
+	for _, b := range batches {
+		if _, err := os.Stat(filepath.Join(batchesDir, b, ls.Host+".json")); err == nil {
+			held = append(held, b)
 		}
 	}
-	return ""
-}
-
-func buildSite(ls *sites.Site, batchesDir string, batches []string, log *slog.Logger) (*Site, error) {
-	s := &Site{
-		Host: ls.Host, Name: ls.Name, URL: ls.URL, Category: ls.Category, Hosts: ls.Hosts,
-		Blocked: ls.Blocked, BlockedSince: ls.BlockedSince, Notes: ls.Notes,
-		Read: []Document{}, NotRead: []Gap{}, NotPublished: []string{}, Quotes: []Quote{},
-		Robots: Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}},
-	}
-	batch := latestBatch(batchesDir, batches, ls.Host)
-	if batch == "" {
+	if len(held) == 0 {
+		s := newSite(ls)
 		s.Robots.Meaning = "Not read yet: no batch has crawled this site."
 		if ls.Blocked {
 			s.Robots.Meaning = "Not read: the site asked us to stop."
 		}
 		s.OpenByDesign = openByDesign(nil)
+		applyCuration(s, cur0, nil)
 		return s, nil
 	}
-	es, err := evidence.OpenSite(filepath.Join(batchesDir, batch), ls.Host)
+	if len(held) > maxHistory+1 {
+		held = held[len(held)-maxHistory-1:]
+	}
+	var prev, cur *Site
+	var changes []Change
+	var err error
+	lastVerified := map[string]string{} // curated quote text → newest batch date it verified
+	for i, b := range held {
+		var e error
+		var texts map[string]pageText
+		cur, texts, e = fromBatch(ls, filepath.Join(batchesDir, b), b, log)
+		if i == len(held)-1 {
+			err = e // only the newest batch's damage fails the build
+		}
+		applyCuration(cur, cur0, texts)
+		for j := range cur.Quotes {
+			q := &cur.Quotes[j]
+			if q.Source != "curated" {
+				continue
+			}
+			if q.Verified {
+				lastVerified[q.URL+"\x00"+q.Text] = q.ReadAt
+			} else {
+				q.LastVerified = lastVerified[q.URL+"\x00"+q.Text]
+			}
+		}
+		if prev != nil {
+			if c := diff(prev, cur); c != nil {
+				changes = append([]Change{*c}, changes...)
+			}
+		}
+		prev = cur
+	}
+	cur.Changes = changes
+	return cur, err
+}
+
+func newSite(ls *sites.Site) *Site {
+	return &Site{
+		Host: ls.Host, Name: ls.Name, URL: ls.URL, Category: ls.Category, Hosts: ls.Hosts,
+		Blocked: ls.Blocked, BlockedSince: ls.BlockedSince, Notes: ls.Notes,
+		Read: []Document{}, NotRead: []Gap{}, NotPublished: []string{}, Quotes: []Quote{},
+		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
+		Signals:  Signals{TDM: []TDMRep{}, Headers: []HeaderSignal{}},
+		Licences: []Licence{}, Contradictions: []Contradiction{}, Changes: []Change{},
+	}
+}
+
+// fromBatch derives the findings of one batch's evidence of a site.
+func fromBatch(ls *sites.Site, batchDir, batch string, log *slog.Logger) (*Site, map[string]pageText, error) {
+	s := newSite(ls)
+	texts := map[string]pageText{}
+	es, err := evidence.OpenSite(batchDir, ls.Host)
 	if err != nil {
-		return s, fmt.Errorf("%s: %w", ls.Host, err)
+		s.OpenByDesign = openByDesign(nil)
+		return s, texts, fmt.Errorf("%s: %w", ls.Host, err)
 	}
 	m := es.Manifest
 	s.Batch = batch
@@ -94,6 +151,7 @@ func buildSite(ls *sites.Site, batchesDir string, batches []string, log *slog.Lo
 			s.OtherRobots = append(s.OtherRobots, r)
 		}
 	}
+	var home *readResult
 	for _, a := range m.Addresses {
 		switch a.Outcome {
 		case evidence.OutcomeNotPublished:
@@ -106,21 +164,48 @@ func buildSite(ls *sites.Site, batchesDir string, batches []string, log *slog.Lo
 			if a.FoundVia == "robots" {
 				continue // shown in the robots.txt section
 			}
-			doc, text := readDocument(es, a)
-			if doc.TextError != "" {
-				log.Warn("no text", "site", ls.Host, "url", a.URL, "err", doc.TextError)
+			rr := readDocument(es, a)
+			if rr.doc.TextError != "" {
+				log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
-			s.Read = append(s.Read, doc)
+			s.Read = append(s.Read, rr.doc)
+			texts[rr.doc.URL] = pageText{text: rr.text, readAt: rr.doc.ReadAt}
+			if _, ok := texts[rr.doc.FinalURL]; !ok {
+				texts[rr.doc.FinalURL] = pageText{text: rr.text, readAt: rr.doc.ReadAt}
+			}
+			s.Signals.Headers = append(s.Signals.Headers, headerSignals(rr)...)
+			switch a.FoundVia {
+			case "home":
+				home = &rr
+			case "well-known", "llms":
+				wellKnown(s, a, rr)
+			}
 			if quotable(a.FoundVia) {
-				for _, q := range findQuotes(text) {
-					q.URL, q.ReadAt = doc.URL, doc.ReadAt
+				for _, q := range findQuotes(rr.text, rr.blocks) {
+					q.URL, q.ReadAt = rr.doc.URL, rr.doc.ReadAt
 					s.Quotes = append(s.Quotes, q)
 				}
+				s.Licences = append(s.Licences, findLicences(rr.doc.URL, rr.text, rr.blocks, rr.links)...)
 			}
 		}
 	}
+	s.Signals.TDMReservation = tdmFor(s, home)
+	return s, texts, errors.Join(errs...)
+}
+
+// applyCuration adds a curator's quotes (each verified against this batch),
+// then computes the verdict and the contradictions, honouring an override.
+func applyCuration(s *Site, c *Curation, texts map[string]pageText) {
+	if c != nil {
+		s.Quotes = append(s.Quotes, verifyCurated(c, texts)...)
+	}
 	s.OpenByDesign = openByDesign(s.Quotes)
-	return s, errors.Join(errs...)
+	if c != nil && c.Override != nil {
+		s.OpenByDesign.Formula = yesNo(s.OpenByDesign.Verdict) + ": " + s.OpenByDesign.Why
+		s.OpenByDesign.Verdict, s.OpenByDesign.Overridden = c.Override.Verdict, true
+		s.OpenByDesign.Why = "A curator overruled the formula: " + c.Override.Reason
+	}
+	s.Contradictions = contradictions(s)
 }
 
 // quotable: the home page is read only for its links (design §2 item 3),
@@ -133,32 +218,44 @@ func quotable(via string) bool {
 	return false
 }
 
+// readResult is one read document as evidence gives it back.
+type readResult struct {
+	doc    Document
+	text   string // visible text, normalised
+	raw    string // decoded text before normalising (for line-based formats)
+	blocks []string
+	links  []extract.Link
+	header http.Header
+	meta   map[string][]string
+}
+
 // readDocument reads a stored page back (digests checked) and takes its text.
-func readDocument(es *evidence.Site, a evidence.Address) (Document, string) {
-	doc := Document{
+func readDocument(es *evidence.Site, a evidence.Address) readResult {
+	rr := readResult{doc: Document{
 		URL: a.URL, FinalURL: a.FinalURL, Status: a.Status, ContentType: a.ContentType,
 		FoundVia: a.FoundVia, LinkText: a.LinkText, ReadAt: a.FetchedAt.UTC().Format(time.RFC3339),
-	}
+	}}
+	doc := &rr.doc
 	if doc.FinalURL == "" {
 		doc.FinalURL = a.URL
 	}
 	if len(a.Exchanges) == 0 {
 		doc.TextError = "no stored answer"
-		return doc, ""
+		return rr
 	}
 	last := a.Exchanges[len(a.Exchanges)-1]
 	doc.SHA256 = last.PayloadSHA256
 	resp, err := es.Response(last)
 	if err != nil {
 		doc.TextError = err.Error()
-		return doc, ""
+		return rr
 	}
+	rr.header = resp.Header
 	body, err := resp.DecodedBody(MaxBody)
 	if err != nil {
 		doc.TextError = err.Error()
-		return doc, ""
+		return rr
 	}
-	var text string
 	switch extract.Kind(a.ContentType) {
 	case "html":
 		base, _ := url.Parse(doc.FinalURL)
@@ -167,15 +264,24 @@ func readDocument(es *evidence.Site, a evidence.Address) (Document, string) {
 			doc.TextError = err.Error()
 			break
 		}
-		text, doc.Title = page.Text, page.Title
+		rr.text, rr.blocks, rr.links, doc.Title = page.Text, page.Blocks, page.Links, page.Title
+		rr.meta = extract.MetaTags(body, a.ContentType)
 	case "pdf":
-		text, err = extract.PDFText(body, maxPDFPages)
+		rr.text, err = extract.PDFText(body, maxPDFPages)
 		if err != nil {
 			doc.TextError = err.Error()
 		}
+		rr.blocks = strings.Split(rr.text, "\n")
+		rr.text = extract.Normalize(rr.text)
 	default:
-		text, _, _ = extract.PlainText(body, a.ContentType)
+		rr.raw, _, _ = extract.PlainText(body, a.ContentType)
+		rr.blocks = strings.Split(rr.raw, "\n")
+		rr.text = extract.Normalize(rr.raw)
 	}
-	doc.Chars = utf8.RuneCountInString(text)
-	return doc, text
+	doc.Chars = utf8.RuneCountInString(rr.text)
+	if rr.text != "" {
+		sum := sha256.Sum256([]byte(rr.text))
+		doc.TextSHA256 = hex.EncodeToString(sum[:])
+	}
+	return rr
 }

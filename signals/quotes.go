@@ -51,11 +51,11 @@ func topicOf(sentence string) string {
 	return ""
 }
 
-// findQuotes picks the sentences of a page's text that speak of our topics,
-// each verified against the text before it is returned.
-func findQuotes(text string) []Quote {
+// findQuotes picks the sentences of a page's text blocks that speak of our
+// topics, each verified against the page's whole text before it is returned.
+func findQuotes(text string, blocks []string) []Quote {
 	byTopic := map[string][]string{}
-	for _, s := range sentences(text) {
+	for _, s := range sentences(strings.Join(blocks, "\n")) {
 		n := utf8.RuneCountInString(s)
 		if n < minQuoteRunes || n > maxQuoteRunes {
 			continue

@@ -27,6 +27,52 @@ type Site struct {
 	NotPublished []string    `json:"not_published"` // well-known files and llms.txt that answered 404/410
 	Quotes       []Quote     `json:"quotes"`
 	OpenByDesign OpenVerdict `json:"open_by_design"`
+
+	Signals        Signals         `json:"signals"`
+	Licences       []Licence       `json:"licences"`
+	Contradictions []Contradiction `json:"contradictions"`
+	// Changes since earlier batches, newest first.
+	Changes []Change `json:"changes"`
+}
+
+// Signals are the machine-readable statements a site makes, each with the
+// address it came from.
+type Signals struct {
+	SecurityTxt *SecurityTxt `json:"security_txt"`
+	LLMsTxt     *LLMsTxt     `json:"llms_txt"`
+	APICatalog  *JSONFile    `json:"api_catalog"`
+	GPC         *JSONFile    `json:"gpc"`
+	// TDMReservation is the reservation that applies to the site's home
+	// path after TDMRep's precedence (file, then header, then HTML meta);
+	// TDM lists every statement found.
+	TDMReservation *TDMRep        `json:"tdm_reservation"`
+	TDM            []TDMRep       `json:"tdm"`
+	Headers        []HeaderSignal `json:"headers"` // Content-Usage, X-Robots-Tag, tdm-* headers and robots meta values
+	Problems       []string       `json:"problems,omitempty"`
+}
+
+// HeaderSignal is one reuse signal in a response header or HTML meta.
+type HeaderSignal struct {
+	URL    string `json:"url"`
+	Source string `json:"source"` // header | meta
+	Name   string `json:"name"`
+	Value  string `json:"value"`
+}
+
+// Licence is a standard licence a read page names, with the quote that shows it.
+type Licence struct {
+	Name    string `json:"name"` // e.g. "CC BY 4.0", "NLOD 2.0"
+	URL     string `json:"url"`  // the page
+	Quote   string `json:"quote"`
+	Via     string `json:"via"` // text | link
+	LinksTo string `json:"links_to,omitempty"`
+}
+
+// Contradiction is something a reader should look at twice.
+type Contradiction struct {
+	Kind   string   `json:"kind"`
+	What   string   `json:"what"`
+	Quotes []string `json:"quotes,omitempty"`
 }
 
 // Robots is what robots.txt of a host says, as our crawler got it.
@@ -43,13 +89,44 @@ type Robots struct {
 	Sitemaps          []string `json:"sitemaps"`
 	Agents            []Agent  `json:"agents"`
 	CommentQuotes     []string `json:"comment_quotes"`
-	LooksLikeHTML     bool     `json:"looks_like_html,omitempty"`
-	Truncated         bool     `json:"truncated,omitempty"`
+	Groups            []Group  `json:"groups"`
+	// ContentSignals are Content-Signal and Content-Usage lines, each read
+	// inside its group (or outside any, which the Agents field says).
+	ContentSignals []ContentSignal `json:"content_signals"`
+	ContentType    string          `json:"content_type,omitempty"`
+	NotTextPlain   bool            `json:"not_text_plain,omitempty"` // served with another content type than text/plain
+	LooksLikeHTML  bool            `json:"looks_like_html,omitempty"`
+	Truncated      bool            `json:"truncated,omitempty"` // longer than 500 KiB: the rest was not read
+}
+
+// Group sums up one group of robots.txt.
+type Group struct {
+	Agents    []string `json:"agents"`
+	FirstLine int      `json:"first_line"`
+	LastLine  int      `json:"last_line"`
+	Allows    int      `json:"allow_rules"`
+	Disallows int      `json:"disallow_rules"`
+	// ExampleDisallowed are a few of its disallowed paths: only examples.
+	ExampleDisallowed []string `json:"example_disallowed"`
+	CrawlDelay        *float64 `json:"crawl_delay_seconds,omitempty"`
+	DisallowsRoot     bool     `json:"disallows_everything"`
+}
+
+// ContentSignal is one Content-Signal or Content-Usage line.
+type ContentSignal struct {
+	Kind   string            `json:"kind"`   // Content-Signal | Content-Usage
+	Agents []string          `json:"agents"` // the group's agents; empty outside any group
+	Line   int               `json:"line"`
+	Text   string            `json:"text"` // the value as written
+	Values map[string]string `json:"values"`
+	Path   string            `json:"path,omitempty"`
 }
 
 // Agent is robots.txt's verdict for one crawler of our agents list.
 type Agent struct {
-	Agent       string `json:"agent"`
+	Agent       string `json:"agent"`        // the token as its operator publishes it
+	ParserToken string `json:"parser_token"` // as RFC 9309 parsers read it (AI2Bot reads as AI)
+	Note        string `json:"note,omitempty"`
 	Operator    string `json:"operator"`
 	Purpose     string `json:"purpose"`
 	Category    string `json:"category"`
@@ -69,6 +146,7 @@ type Document struct {
 	Title       string `json:"title,omitempty"`
 	SHA256      string `json:"sha256"` // of the body as stored
 	Chars       int    `json:"chars"`  // characters of visible text
+	TextSHA256  string `json:"text_sha256,omitempty"` // of the visible text: changes in markup alone do not count
 	ReadAt      string `json:"read_at"`
 	TextError   string `json:"text_error,omitempty"` // why no text could be taken from it
 }
@@ -91,12 +169,24 @@ type Quote struct {
 	Source   string `json:"source"` // found | curated
 	Verified bool   `json:"verified"`
 	ReadAt   string `json:"read_at"`
+
+	// For curated quotes: where the curator wrote it, and when it does not
+	// verify, why, the closest passage found, and when it last verified.
+	File         string `json:"file,omitempty"`
+	Line         int    `json:"line,omitempty"`
+	Problem      string `json:"problem,omitempty"`
+	Closest      string `json:"closest,omitempty"`
+	LastVerified string `json:"last_verified,omitempty"`
 }
 
 // OpenVerdict is the Open by design finding (design §2.6).
 type OpenVerdict struct {
 	Verdict bool   `json:"verdict"`
 	Why     string `json:"why"`
+	// Overridden is set when a curator overruled the formula; Why then
+	// gives their reason and Formula what the formula said.
+	Overridden bool   `json:"overridden,omitempty"`
+	Formula    string `json:"formula_verdict,omitempty"`
 	API     *Quote `json:"api,omitempty"`     // the quote showing an open API, feed or export
 	Licence *Quote `json:"licence,omitempty"` // the quote showing a licence or reuse grant
 }

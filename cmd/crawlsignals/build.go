@@ -37,7 +37,7 @@ func contentFS(dir string) fs.FS {
 
 // build derives every site's findings from evidence and writes the website.
 func build(e *env, list *sites.List, batches string, content fs.FS, out string) error {
-	all, err := signals.Build(list, batches, e.log)
+	all, err := signals.Build(list, batches, content, e.log)
 	if err != nil {
 		// A site whose evidence cannot be read is still shown, with what
 		// could be read; the build reports the damage and fails.

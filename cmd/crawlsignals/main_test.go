@@ -33,7 +33,6 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-min-delay", "100ms"}, exitUsage, "loopback"},
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-resolve", "nope"}, exitUsage, "HOST=IP:PORT"},
 		{[]string{"recheck", "kommune.test"}, exitFailed, "not built yet"},
-		{[]string{"verify"}, exitFailed, "not built yet"},
 		{[]string{"serve", "-dir", filepath.Join(dir, "absent")}, exitFailed, "run crawlsignals build first"},
 	}
 	for _, c := range cases {
@@ -67,6 +66,17 @@ func TestDemoEndToEnd(t *testing.T) {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}
+	}
+	// verify passes on the demo, then names a curated quote that does not verify.
+	if code, stdout, stderr := runCmd(t, "verify", "-sites", "../../testdata/demo/sites.toml", "-batches", filepath.Join(dir, "batches"), "-content", filepath.Join(dir, "none")); code != exitOK {
+		t.Errorf("verify on the demo: exit %d\n%s%s", code, stdout, stderr)
+	}
+	content := filepath.Join(dir, "content")
+	os.MkdirAll(filepath.Join(content, "sites"), 0o755)
+	os.WriteFile(filepath.Join(content, "sites", "register.test.md"), []byte("+++\n# curated\n[[quote]]\nurl = \"https://register.test/lisens\"\ntext = \"Alle data er lisensiert under CC BY 3.0.\"\n+++\n"), 0o644)
+	code, _, stderr = runCmd(t, "verify", "-sites", "../../testdata/demo/sites.toml", "-batches", filepath.Join(dir, "batches"), "-content", content)
+	if code != exitFailed || !strings.Contains(stderr, "content/sites/register.test.md:3:") || !strings.Contains(stderr, "closest text found") {
+		t.Errorf("verify with a bad curated quote: exit %d\n%s", code, stderr)
 	}
 	hosts := []string{"kommune.test", "avis.test", "nede.test", "stengt.test", "butikk.test", "app.test", "register.test", "stopp.test"}
 	for _, h := range hosts {

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// runVerify re-derives every site's quotes from evidence and reports each
+// curated quote that no longer appears word for word (design §2.5).
+func runVerify(ctx context.Context, e *env, args []string) error {
+	f := flags(e, "verify", "[flags]")
+	sitesPath := f.String("sites", "sites.toml", "the reviewed list")
+	batches := f.String("batches", "batches", "folder of evidence batches")
+	content := f.String("content", "content", "folder of Markdown content (sites/HOST.md holds curated quotes)")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	list, err := sites.Load(*sitesPath)
+	if err != nil {
+		return codedError{exitUsage, err}
+	}
+	all, err := signals.Build(list, *batches, contentFS(*content), e.log)
+	if err != nil {
+		return err
+	}
+	checked, failed := 0, 0
+	for _, s := range all {
+		for _, q := range s.Quotes {
+			checked++
+			if q.Verified {
+				continue
+			}
+			failed++
+			where := s.Host
+			if q.File != "" {
+				where = fmt.Sprintf("%s:%d", q.File, q.Line)
+			}
+			fmt.Fprintf(e.stderr, "%s: quote not verified: %q\n  page: %s\n  why: %s\n", where, q.Text, q.URL, q.Problem)
+			if q.Closest != "" {
+				fmt.Fprintf(e.stderr, "  closest text found: %q\n", q.Closest)
+			}
+			if q.LastVerified != "" {
+				fmt.Fprintf(e.stderr, "  last verified: %s\n", q.LastVerified)
+			}
+		}
+	}
+	fmt.Fprintf(e.stdout, "%d quotes checked, %d not verified\n", checked, failed)
+	if failed > 0 {
+		return codedError{exitFailed, fmt.Errorf("%d quotes do not verify", failed)}
+	}
+	return nil
+}

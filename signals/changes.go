@@ -1,0 +1,159 @@
+package signals
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Change is what differs in a site's findings between two batches.
+type Change struct {
+	Batch    string   `json:"batch"`    // the newer batch
+	Previous string   `json:"previous"` // the batch it is compared with
+	ReadAt   string   `json:"read_at"`
+	Items    []string `json:"items"` // each change in plain words
+	// Kinds names the kinds of change, for filters and feeds.
+	Kinds []string `json:"kinds"`
+}
+
+// Change kinds.
+const (
+	ChangeRobots    = "robots"
+	ChangeAgents    = "agents"
+	ChangeDocuments = "documents"
+	ChangeSignals   = "signals"
+	ChangeVerdict   = "verdict"
+	ChangeGaps      = "gaps"
+)
+
+// diff compares two builds of one site, older first. It returns nil when
+// nothing a reader would care about changed.
+func diff(old, cur *Site) *Change {
+	c := &Change{Batch: cur.Batch, Previous: old.Batch, ReadAt: cur.ReadAt, Items: []string{}, Kinds: []string{}}
+	kinds := map[string]bool{}
+	add := func(kind, format string, args ...any) {
+		c.Items = append(c.Items, fmt.Sprintf(format, args...))
+		kinds[kind] = true
+	}
+
+	if old.Robots.Outcome != cur.Robots.Outcome || old.Robots.Status != cur.Robots.Status {
+		add(ChangeRobots, "robots.txt: %s (HTTP %d) → %s (HTTP %d)", old.Robots.Outcome, old.Robots.Status, cur.Robots.Outcome, cur.Robots.Status)
+	} else if old.Robots.SHA256 != cur.Robots.SHA256 {
+		add(ChangeRobots, "robots.txt changed")
+	}
+	before := map[string]Agent{}
+	for _, a := range old.Robots.Agents {
+		before[a.Agent] = a
+	}
+	for _, a := range cur.Robots.Agents {
+		if b, ok := before[a.Agent]; ok && b.RootAllowed != a.RootAllowed {
+			add(ChangeAgents, "%s: %s → %s", a.Agent, allowedWord(b.RootAllowed), allowedWord(a.RootAllowed))
+		}
+	}
+
+	oldDocs := map[string]Document{}
+	for _, d := range old.Read {
+		oldDocs[d.URL] = d
+	}
+	curDocs := map[string]bool{}
+	for _, d := range cur.Read {
+		curDocs[d.URL] = true
+		o, ok := oldDocs[d.URL]
+		switch {
+		case !ok:
+			add(ChangeDocuments, "new document read: %s", d.URL)
+		case o.TextSHA256 != d.TextSHA256:
+			add(ChangeDocuments, "text changed: %s", d.URL)
+		}
+	}
+	var gone []string
+	for u := range oldDocs {
+		if !curDocs[u] {
+			gone = append(gone, u)
+		}
+	}
+	sort.Strings(gone)
+	for _, u := range gone {
+		add(ChangeDocuments, "no longer read: %s", u)
+	}
+
+	oldGaps := map[string]string{}
+	for _, g := range old.NotRead {
+		oldGaps[g.URL] = g.Reason
+	}
+	for _, g := range cur.NotRead {
+		if r, ok := oldGaps[g.URL]; !ok || r != g.Reason {
+			add(ChangeGaps, "not read: %s (%s)", g.URL, g.Reason)
+		}
+	}
+
+	for _, line := range signalLines(old.Signals, cur.Signals) {
+		add(ChangeSignals, "%s", line)
+	}
+	if old.OpenByDesign.Verdict != cur.OpenByDesign.Verdict {
+		add(ChangeVerdict, "Open by design: %s → %s", yesNo(old.OpenByDesign.Verdict), yesNo(cur.OpenByDesign.Verdict))
+	}
+	if len(c.Items) == 0 {
+		return nil
+	}
+	for _, k := range []string{ChangeRobots, ChangeAgents, ChangeDocuments, ChangeGaps, ChangeSignals, ChangeVerdict} {
+		if kinds[k] {
+			c.Kinds = append(c.Kinds, k)
+		}
+	}
+	return c
+}
+
+// signalLines says which machine-readable signals appeared, went or changed.
+func signalLines(old, cur Signals) []string {
+	var out []string
+	pair := func(name string, was, is bool, wasV, isV string) {
+		switch {
+		case !was && is:
+			out = append(out, name+" appeared")
+		case was && !is:
+			out = append(out, name+" is gone")
+		case was && is && wasV != isV:
+			out = append(out, name+" changed: "+wasV+" → "+isV)
+		}
+	}
+	pair("security.txt", old.SecurityTxt != nil, cur.SecurityTxt != nil, securitySummary(old.SecurityTxt), securitySummary(cur.SecurityTxt))
+	pair("llms.txt", old.LLMsTxt != nil, cur.LLMsTxt != nil, "", "")
+	pair("api-catalog", old.APICatalog != nil, cur.APICatalog != nil, "", "")
+	pair("gpc.json", old.GPC != nil, cur.GPC != nil, "", "")
+	pair("TDM reservation", old.TDMReservation != nil, cur.TDMReservation != nil, tdmSummary(old.TDMReservation), tdmSummary(cur.TDMReservation))
+	return out
+}
+
+func securitySummary(s *SecurityTxt) string {
+	if s == nil {
+		return ""
+	}
+	if s.Expired {
+		return "expired"
+	}
+	return "valid"
+}
+
+func tdmSummary(t *TDMRep) string {
+	if t == nil {
+		return ""
+	}
+	if t.Reservation {
+		return "reserved"
+	}
+	return "not reserved"
+}
+
+func allowedWord(b bool) string {
+	if b {
+		return "allowed"
+	}
+	return "disallowed"
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}

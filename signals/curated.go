@@ -1,0 +1,153 @@
+package signals
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+// Curation is what a person wrote in content/sites/HOST.md: quotes they
+// chose, an Open by design override, and notes (the Markdown body).
+type Curation struct {
+	File     string // content/sites/HOST.md, for messages
+	Quotes   []CuratedQuote
+	Override *Override
+	Notes    []byte // Markdown
+}
+
+// CuratedQuote is one [[quote]] of the front matter.
+type CuratedQuote struct {
+	URL   string `toml:"url"`
+	Text  string `toml:"text"`
+	Topic string `toml:"topic"`
+	Line  int    `toml:"-"` // line of its [[quote]] header
+}
+
+// Override lets a curator overrule the Open by design verdict, with a
+// reason that is shown beside it.
+type Override struct {
+	Verdict bool   `toml:"verdict"`
+	Reason  string `toml:"reason"`
+}
+
+// LoadCuration reads content/sites/HOST.md; a site without one gets nil.
+func LoadCuration(content fs.FS, host string) (*Curation, error) {
+	if content == nil {
+		return nil, nil
+	}
+	name := "sites/" + host + ".md"
+	data, err := fs.ReadFile(content, name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c := &Curation{File: "content/" + name}
+	var meta struct {
+		Quote        []CuratedQuote `toml:"quote"`
+		OpenByDesign *Override      `toml:"open_by_design"`
+	}
+	front, body, err := SplitFrontMatter(c.File, data)
+	if err != nil {
+		return nil, err
+	}
+	md, err := toml.Decode(front, &meta)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s:%d: %s", c.File, pe.Position.Line+1, pe.Message)
+		}
+		return nil, fmt.Errorf("%s: %w", c.File, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		return nil, fmt.Errorf("%s: unknown key %q in front matter", c.File, und[0].String())
+	}
+	lines := quoteLines(front)
+	for i := range meta.Quote {
+		q := &meta.Quote[i]
+		if i < len(lines) {
+			q.Line = lines[i] + 1 // +1: the opening +++ line
+		}
+		if strings.TrimSpace(q.Text) == "" || q.URL == "" {
+			return nil, fmt.Errorf("%s:%d: a quote needs url and text", c.File, q.Line)
+		}
+		if q.Topic == "" {
+			q.Topic = topicOf(q.Text)
+		}
+	}
+	if o := meta.OpenByDesign; o != nil && strings.TrimSpace(o.Reason) == "" {
+		return nil, fmt.Errorf("%s: an open_by_design override needs a reason, which is shown to readers", c.File)
+	}
+	c.Quotes, c.Override, c.Notes = meta.Quote, meta.OpenByDesign, body
+	return c, nil
+}
+
+// quoteLines finds the 1-based lines of the [[quote]] headers in front matter.
+func quoteLines(front string) []int {
+	var out []int
+	for i, l := range strings.Split(front, "\n") {
+		if strings.TrimSpace(l) == "[[quote]]" {
+			out = append(out, i+1)
+		}
+	}
+	return out
+}
+
+// SplitFrontMatter splits a content file into its TOML front matter
+// (between "+++" lines) and its Markdown body.
+func SplitFrontMatter(name string, data []byte) (front string, body []byte, err error) {
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	if !bytes.HasPrefix(data, []byte("+++\n")) {
+		return "", data, nil
+	}
+	rest := data[4:]
+	if bytes.HasPrefix(rest, []byte("+++\n")) {
+		return "", rest[4:], nil
+	}
+	end := bytes.Index(rest, []byte("\n+++\n"))
+	switch {
+	case end >= 0:
+		return string(rest[:end+1]), rest[end+5:], nil
+	case bytes.HasSuffix(rest, []byte("\n+++")):
+		return string(rest[:len(rest)-3]), nil, nil
+	}
+	return "", nil, fmt.Errorf("%s:1: front matter opened with +++ is never closed", name)
+}
+
+// verifyCurated checks each curated quote against the text of its page as
+// read in this batch (design §2.5). A quote that does not verify is kept,
+// marked unverified, with the closest passage found.
+func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
+	var out []Quote
+	for _, cq := range c.Quotes {
+		q := Quote{URL: cq.URL, Text: cq.Text, Topic: cq.Topic, Source: "curated", File: c.File, Line: cq.Line}
+		pt, ok := texts[cq.URL]
+		if !ok {
+			q.Problem = "the page was not read in this batch"
+			out = append(out, q)
+			continue
+		}
+		q.ReadAt = pt.readAt
+		var closest string
+		q.Verified, _, closest = extract.Verify(pt.text, cq.Text)
+		if !q.Verified {
+			q.Problem = "no longer found word for word in the page as read on " + pt.readAt
+			q.Closest = closest
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// pageText is a read page's text, by its address.
+type pageText struct {
+	text, readAt string
+}

@@ -1,0 +1,116 @@
+package signals
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+// licencePattern finds a standard licence named in text, with its version
+// when one follows: "CC BY 4.0", "CC BY-SA 3.0", "NLOD 2.0", "ODbL 1.0",
+// "Creative Commons Navngivelse 4.0", "Norsk lisens for offentlige data".
+var licencePattern = regexp.MustCompile(`(?i)\b(cc0(?:\s*1\.0)?|cc[ -]by[ -]sa(?:\s*\d\.\d)?|cc[ -]by(?:\s*\d\.\d)?|creative commons (?:attribution-sharealike|navngivelse-delpåsammevilkår|attribution|navngivelse|zero)(?:\s*\d\.\d)?(?:\s*(?:international|internasjonal))?|nlod(?:\s*\d\.\d)?|norsk lisens for offentlige data(?:\s*\(nlod\))?(?:\s*\d\.\d)?|norwegian licen[cs]e for open government data(?:\s*\(nlod\))?(?:\s*\d\.\d)?|odbl(?:\s*\d\.\d)?|open database licen[cs]e(?:\s*\(odbl\))?(?:\s*v?\d\.\d)?|(?:commission|kommisjonens) (?:implementing )?(?:decision|beslutning) 2011/833(?:/eu)?|2011/833/eu)`)
+
+var versionPattern = regexp.MustCompile(`\d\.\d`)
+
+// licenceName turns a matched phrase into the licence's short name.
+func licenceName(phrase string) string {
+	p := strings.ToLower(phrase)
+	version := versionPattern.FindString(p)
+	name := ""
+	switch {
+	case strings.Contains(p, "cc0") || strings.Contains(p, "zero"):
+		name, version = "CC0", "1.0"
+	case strings.Contains(p, "by-sa"), strings.Contains(p, "by sa"), strings.Contains(p, "sharealike"), strings.Contains(p, "delpåsammevilkår"):
+		name = "CC BY-SA"
+	case strings.Contains(p, "cc") && strings.Contains(p, "by"), strings.Contains(p, "attribution"), strings.Contains(p, "navngivelse"):
+		name = "CC BY"
+	case strings.Contains(p, "nlod"), strings.Contains(p, "offentlige data"), strings.Contains(p, "open government data"):
+		name = "NLOD"
+	case strings.Contains(p, "odbl"), strings.Contains(p, "open database"):
+		name = "ODbL"
+	case strings.Contains(p, "2011/833"):
+		return "EU Commission Decision 2011/833"
+	}
+	if version != "" {
+		return name + " " + version
+	}
+	return name
+}
+
+// licenceURLs are the well-known addresses of the standard licences.
+var licenceURLs = []struct {
+	host, prefix, name string
+}{
+	{"creativecommons.org", "/publicdomain/zero/", "CC0"},
+	{"creativecommons.org", "/licenses/by-sa/", "CC BY-SA"},
+	{"creativecommons.org", "/licenses/by/", "CC BY"},
+	{"data.norge.no", "/nlod", "NLOD"},
+	{"opendatacommons.org", "/licenses/odbl", "ODbL"},
+	{"eur-lex.europa.eu", "", "EU Commission Decision 2011/833"},
+}
+
+// licenceOfURL names the licence a link points to, or "".
+func licenceOfURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	host := strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+	for _, l := range licenceURLs {
+		if host != l.host || !strings.HasPrefix(strings.ToLower(u.Path), l.prefix) {
+			continue
+		}
+		if l.host == "eur-lex.europa.eu" && !strings.Contains(raw, "2011") {
+			continue
+		}
+		if v := versionPattern.FindString(u.Path); v != "" && l.name != "CC0" {
+			return l.name + " " + v
+		}
+		return l.name
+	}
+	return ""
+}
+
+// findLicences lists the standard licences a page names in its text, or
+// links to by their well-known addresses; each with a verified quote: the
+// sentence that names it, or the link's text as the page shows it.
+func findLicences(pageURL, text string, blocks []string, links []extract.Link) []Licence {
+	var out []Licence
+	seen := map[string]bool{}
+	if blocks == nil {
+		blocks = []string{text}
+	}
+	for _, s := range sentences(strings.Join(blocks, "\n")) {
+		for _, loc := range licencePattern.FindAllStringIndex(s, -1) {
+			if r, _ := utf8.DecodeRuneInString(s[loc[1]:]); unicode.IsLetter(r) || unicode.IsDigit(r) {
+				continue // "NLODX" is not NLOD
+			}
+			name := licenceName(s[loc[0]:loc[1]])
+			if name == "" || seen[name] {
+				continue
+			}
+			if ok, _, _ := extract.Verify(text, s); !ok {
+				continue
+			}
+			seen[name] = true
+			out = append(out, Licence{Name: name, URL: pageURL, Quote: s, Via: "text"})
+		}
+	}
+	for _, l := range links {
+		name := licenceOfURL(l.URL)
+		if name == "" || seen[name] || l.Text == "" {
+			continue
+		}
+		if ok, _, _ := extract.Verify(text, l.Text); !ok {
+			continue
+		}
+		seen[name] = true
+		out = append(out, Licence{Name: name, URL: pageURL, Quote: l.Text, Via: "link", LinksTo: l.URL})
+	}
+	return out
+}

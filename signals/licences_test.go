@@ -1,0 +1,62 @@
+package signals
+
+import (
+	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+func TestFindLicences(t *testing.T) {
+	cases := []struct {
+		text string
+		want []string
+	}{
+		{"Dataene er publisert under Norsk lisens for offentlige data (NLOD) 2.0, og kan brukes fritt.", []string{"NLOD 2.0"}},
+		{"Alle data er lisensiert under Creative Commons Navngivelse 4.0 Internasjonal (CC BY 4.0).", []string{"CC BY 4.0"}},
+		{"Content is available under CC BY-SA 3.0 unless otherwise noted.", []string{"CC BY-SA 3.0"}},
+		{"The map data is licensed under the Open Database License (ODbL) 1.0 by the foundation.", []string{"ODbL 1.0"}},
+		{"We dedicate the metadata to the public domain under CC0 so anyone may use it.", []string{"CC0 1.0"}},
+		{"Reuse follows Commission Decision 2011/833/EU on the reuse of documents.", []string{"EU Commission Decision 2011/833"}},
+		{"Du finner data under NLOD og CC BY 4.0 på denne siden i dag.", []string{"NLOD", "CC BY 4.0"}},
+		{"Our accessibility statement says nothing of licences at all.", nil},
+		{"An NLODX token is not a licence name at all here.", nil},
+	}
+	for _, c := range cases {
+		got := findLicences("https://x.test/", c.text, nil, nil)
+		var names []string
+		for _, l := range got {
+			names = append(names, l.Name)
+			if ok, _, _ := extract.Verify(c.text, l.Quote); !ok {
+				t.Errorf("quote %q does not verify", l.Quote)
+			}
+		}
+		if len(names) != len(c.want) {
+			t.Errorf("%q: got %v, want %v", c.text, names, c.want)
+			continue
+		}
+		for i := range names {
+			if names[i] != c.want[i] {
+				t.Errorf("%q: got %v, want %v", c.text, names, c.want)
+			}
+		}
+	}
+}
+
+func TestLicenceByURL(t *testing.T) {
+	text := "Innholdet kan gjenbrukes. Lisens: CC-lisens fire punkt null."
+	links := []extract.Link{{URL: "https://creativecommons.org/licenses/by/4.0/deed.no", Text: "CC-lisens fire punkt null"}}
+	got := findLicences("https://x.test/", text, nil, links)
+	if len(got) != 1 || got[0].Name != "CC BY 4.0" || got[0].Via != "link" {
+		t.Fatalf("got %+v", got)
+	}
+	for u, want := range map[string]string{
+		"https://data.norge.no/nlod/no/2.0":                "NLOD 2.0",
+		"https://opendatacommons.org/licenses/odbl/1-0/":   "ODbL",
+		"https://creativecommons.org/publicdomain/zero/1.0": "CC0",
+		"https://creativecommons.org/about/":               "",
+	} {
+		if got := licenceOfURL(u); got != want {
+			t.Errorf("licenceOfURL(%s) = %q, want %q", u, got, want)
+		}
+	}
+}
