@@ -50,10 +50,10 @@ func TestLicenceByURL(t *testing.T) {
 		t.Fatalf("got %+v", got)
 	}
 	for u, want := range map[string]string{
-		"https://data.norge.no/nlod/no/2.0":                "NLOD 2.0",
-		"https://opendatacommons.org/licenses/odbl/1-0/":   "ODbL",
+		"https://data.norge.no/nlod/no/2.0":                 "NLOD 2.0",
+		"https://opendatacommons.org/licenses/odbl/1-0/":    "ODbL",
 		"https://creativecommons.org/publicdomain/zero/1.0": "CC0",
-		"https://creativecommons.org/about/":               "",
+		"https://creativecommons.org/about/":                "",
 	} {
 		if got := licenceOfURL(u); got != want {
 			t.Errorf("licenceOfURL(%s) = %q, want %q", u, got, want)

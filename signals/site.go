@@ -144,8 +144,8 @@ type Document struct {
 	FoundVia    string `json:"found_via"`
 	LinkText    string `json:"link_text,omitempty"`
 	Title       string `json:"title,omitempty"`
-	SHA256      string `json:"sha256"` // of the body as stored
-	Chars       int    `json:"chars"`  // characters of visible text
+	SHA256      string `json:"sha256"`                // of the body as stored
+	Chars       int    `json:"chars"`                 // characters of visible text
 	TextSHA256  string `json:"text_sha256,omitempty"` // of the visible text: changes in markup alone do not count
 	ReadAt      string `json:"read_at"`
 	TextError   string `json:"text_error,omitempty"` // why no text could be taken from it
@@ -187,8 +187,8 @@ type OpenVerdict struct {
 	// gives their reason and Formula what the formula said.
 	Overridden bool   `json:"overridden,omitempty"`
 	Formula    string `json:"formula_verdict,omitempty"`
-	API     *Quote `json:"api,omitempty"`     // the quote showing an open API, feed or export
-	Licence *Quote `json:"licence,omitempty"` // the quote showing a licence or reuse grant
+	API        *Quote `json:"api,omitempty"`     // the quote showing an open API, feed or export
+	Licence    *Quote `json:"licence,omitempty"` // the quote showing a licence or reuse grant
 }
 
 // Index is public/sites.json: every site of the directory in brief.
