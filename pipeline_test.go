@@ -437,3 +437,103 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 		t.Errorf("override: %+v", o)
 	}
 }
+
+// TestSignalsOfFixtureSites checks each site of issue 6's acceptance list:
+// its verdict, the quotes behind it, and its machine-readable signals.
+func TestSignalsOfFixtureSites(t *testing.T) {
+	r := crawlFixtureWeb(t)
+	verdicts := []struct {
+		host string
+		open bool
+		why  string // substring of the verdict's reason
+	}{
+		{"kommune.test", true, "both quoted"},  // NLOD and an API page
+		{"register.test", true, "both quoted"}, // CC BY 4.0 and an API with a free key
+		{"feed.test", true, "both quoted"},     // CC BY 4.0 and a feed
+		{"buss.test", false, "API found, licence not stated"},
+		{"kart.test", false, "Licence stated, no official API found"},
+		{"avis.test", false, "Neither"},
+	}
+	for _, v := range verdicts {
+		o := r.sites[v.host].OpenByDesign
+		if o.Verdict != v.open || !strings.Contains(o.Why, v.why) {
+			t.Errorf("%s: open by design %v (%s), want %v (%s)", v.host, o.Verdict, o.Why, v.open, v.why)
+		}
+		for _, q := range []*signals.Quote{o.API, o.Licence} {
+			if q != nil && (!q.Verified || q.URL == "" || q.ReadAt == "") {
+				t.Errorf("%s: verdict quote %+v", v.host, q)
+			}
+		}
+	}
+	if q := r.sites["kommune.test"].OpenByDesign.Licence; q == nil || !strings.Contains(q.Text, "NLOD") {
+		t.Errorf("kommune.test licence quote: %+v", q)
+	}
+	if q := r.sites["feed.test"].OpenByDesign.API; q == nil || !strings.Contains(q.Text, "RSS-feed") {
+		t.Errorf("feed.test feed quote: %+v", q)
+	}
+	if q := r.sites["buss.test"].OpenByDesign.API; q == nil || !strings.Contains(q.Text, "gratis API-nøkkel") {
+		t.Errorf("buss.test API quote: %+v", q)
+	}
+	licences := func(host string) []string {
+		var out []string
+		for _, l := range r.sites[host].Licences {
+			out = append(out, l.Name)
+		}
+		return out
+	}
+	for host, want := range map[string]string{"kommune.test": "NLOD 2.0", "register.test": "CC BY 4.0", "feed.test": "CC BY 4.0", "kart.test": "CC BY 4.0"} {
+		if !slices.Contains(licences(host), want) {
+			t.Errorf("%s licences %v, want %s", host, licences(host), want)
+		}
+	}
+	if l := licences("buss.test"); len(l) != 0 {
+		t.Errorf("buss.test states no licence, found %v", l)
+	}
+
+	// TDM reservations: by file (kart.test) and by header (buss.test).
+	if tdm := r.sites["kart.test"].Signals.TDMReservation; tdm == nil || tdm.Source != "well-known" || !tdm.Reservation || tdm.Policy == "" {
+		t.Errorf("kart.test TDM: %+v", tdm)
+	}
+	if tdm := r.sites["buss.test"].Signals.TDMReservation; tdm == nil || tdm.Source != "header" || !tdm.Reservation {
+		t.Errorf("buss.test TDM: %+v", tdm)
+	}
+	if !hasContradiction(r.sites["buss.test"], "tdm-reservation-without-policy") {
+		t.Errorf("buss.test: reservation without policy not flagged: %+v", r.sites["buss.test"].Contradictions)
+	}
+	// Content-Signal ai-train=no, read inside its group.
+	cs := r.sites["feed.test"].Robots.ContentSignals
+	if len(cs) != 1 || cs[0].Values["ai-train"] != "no" || !slices.Equal(cs[0].Agents, []string{"*"}) {
+		t.Errorf("feed.test Content-Signal: %+v", cs)
+	}
+	// noai in the robots meta.
+	found := false
+	for _, h := range r.sites["kart.test"].Signals.Headers {
+		found = found || (h.Source == "meta" && h.Name == "robots" && strings.Contains(h.Value, "noai"))
+	}
+	if !found {
+		t.Errorf("kart.test robots meta noai not found: %+v", r.sites["kart.test"].Signals.Headers)
+	}
+	// security.txt: valid on kommune.test, expired on register.test.
+	if st := r.sites["kommune.test"].Signals.SecurityTxt; st == nil || st.Expired || len(st.Contact) == 0 {
+		t.Errorf("kommune.test security.txt: %+v", st)
+	}
+	if st := r.sites["register.test"].Signals.SecurityTxt; st == nil || !st.Expired {
+		t.Errorf("register.test security.txt should be expired: %+v", st)
+	}
+	if l := r.sites["kommune.test"].Signals.LLMsTxt; l == nil || l.Title == "" || len(l.Links) == 0 {
+		t.Errorf("kommune.test llms.txt: %+v", l)
+	}
+	// Terms forbid scraping while robots.txt lets AI crawlers in.
+	if !hasContradiction(r.sites["kommune.test"], "robots-allows-terms-forbid") {
+		t.Errorf("kommune.test: terms forbid scraping, robots allows all: not flagged: %+v", r.sites["kommune.test"].Contradictions)
+	}
+}
+
+func hasContradiction(s *signals.Site, kind string) bool {
+	for _, c := range s.Contradictions {
+		if c.Kind == kind {
+			return true
+		}
+	}
+	return false
+}

@@ -103,7 +103,7 @@ func headerCharset(contentType string) string {
 // charsetParam finds "charset=LABEL" in a loose parameter string such as
 // a Content-Type value or the content attribute of an http-equiv meta tag.
 func charsetParam(s string) string {
-	lower := strings.ToLower(s)
+	lower := asciiLower(s) // same length as s, so indexes carry over
 	i := strings.Index(lower, "charset")
 	for i >= 0 {
 		rest := strings.TrimLeft(s[i+len("charset"):], " \t")
@@ -221,4 +221,15 @@ func decodeWith(b []byte, name, rule string) decoded {
 		return decoded{text: strings.ToValidUTF8(string(b), "\uFFFD"), charset: "utf-8", rule: rule}
 	}
 	return decoded{text: strings.ToValidUTF8(string(out), "\uFFFD"), charset: canon, rule: rule}
+}
+
+// asciiLower lower-cases ASCII letters only, keeping every byte offset.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }

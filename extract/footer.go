@@ -131,11 +131,7 @@ func (w *walker) chooseFooter() {
 		if c.links.end <= c.links.start || w.tooLarge(c, total) {
 			continue
 		}
-		for i := c.links.start; i < c.links.end; i++ {
-			if _, ok := MatchReadingWord(w.links[i]); ok {
-				c.matches++
-			}
-		}
+		c.matches = w.countMatches(c.links)
 		valid = append(valid, c)
 	}
 	tier := func(c *candidate) int {
@@ -178,9 +174,13 @@ func (w *walker) chooseFooter() {
 			top = append(top, c)
 		}
 	}
+	inTop := make(map[*html.Node]bool, len(top))
+	for _, c := range top {
+		inTop[c.node] = true
+	}
 	var chosen *candidate
 	for _, c := range top {
-		if enclosedBy(c, top) {
+		if enclosedBy(c.node, inTop) {
 			continue
 		}
 		if chosen == nil || c.matches > chosen.matches ||
@@ -202,10 +202,10 @@ func (w *walker) chooseFooter() {
 	p.Footer = append([]Link(nil), w.links[chosen.links.start:chosen.links.end]...)
 }
 
-// enclosedBy reports whether c sits inside another candidate of the list.
-func enclosedBy(c *candidate, list []*candidate) bool {
-	for _, o := range list {
-		if o != c && o.node != c.node && isAncestorOrSelf(o.node, c.node) {
+// enclosedBy reports whether one of n's ancestors is in set.
+func enclosedBy(n *html.Node, set map[*html.Node]bool) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if set[p] {
 			return true
 		}
 	}
@@ -226,13 +226,24 @@ func isAncestorOrSelf(anc, n *html.Node) bool {
 // by id or class (where "has-footer" or "sticky-footer-wrap" classes sit on
 // page wrappers), it holds more than three quarters of a page's links.
 func (w *walker) tooLarge(c *candidate, total int) bool {
-	for _, m := range w.markers {
-		if m != c.node && isAncestorOrSelf(c.node, m) {
-			return true
-		}
+	if w.holdsMarker(c.node) {
+		return true
 	}
 	n := c.links.end - c.links.start
 	return c.strength == 1 && total >= 20 && n*4 > total*3
+}
+
+// holdsMarker reports whether n is or contains a <main>, role=main or <h1>.
+func (w *walker) holdsMarker(n *html.Node) bool {
+	if w.markerAncestors == nil {
+		w.markerAncestors = map[*html.Node]bool{}
+		for _, m := range w.markers {
+			for a := m; a != nil && !w.markerAncestors[a]; a = a.Parent {
+				w.markerAncestors[a] = true
+			}
+		}
+	}
+	return w.markerAncestors[n]
 }
 
 // endOfPageBlock finds the site-wide legal block at the end of a page that
@@ -257,7 +268,7 @@ func (w *walker) endOfPageBlock() *candidate {
 		if w.linkInArt[i] {
 			continue
 		}
-		if _, ok := MatchReadingWord(w.links[i]); ok {
+		if w.matches(i) {
 			last = i
 			break
 		}
@@ -271,7 +282,7 @@ func (w *walker) endOfPageBlock() *candidate {
 			break
 		}
 		r, ok := w.ranges[p]
-		if !ok || r.start < regionStart || w.containsMarker(p) {
+		if !ok || r.start < regionStart || w.holdsMarker(p) {
 			break
 		}
 		node = p
@@ -280,19 +291,31 @@ func (w *walker) endOfPageBlock() *candidate {
 	if c.links.end <= c.links.start {
 		c.links = linkRange{last, last + 1}
 	}
-	for i := c.links.start; i < c.links.end; i++ {
-		if _, ok := MatchReadingWord(w.links[i]); ok {
-			c.matches++
-		}
-	}
+	c.matches = w.countMatches(c.links)
 	return c
 }
 
-func (w *walker) containsMarker(n *html.Node) bool {
-	for _, m := range w.markers {
-		if isAncestorOrSelf(n, m) {
-			return true
+// matches reports whether link i matches a reading word, working each link
+// out once (nested candidates share their links).
+func (w *walker) matches(i int) bool {
+	if w.linkMatch == nil {
+		w.linkMatch = make([]int8, len(w.links))
+	}
+	if w.linkMatch[i] == 0 {
+		w.linkMatch[i] = -1
+		if _, ok := MatchReadingWord(w.links[i]); ok {
+			w.linkMatch[i] = 1
 		}
 	}
-	return false
+	return w.linkMatch[i] == 1
+}
+
+func (w *walker) countMatches(r linkRange) int {
+	n := 0
+	for i := r.start; i < r.end; i++ {
+		if w.matches(i) {
+			n++
+		}
+	}
+	return n
 }

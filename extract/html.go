@@ -80,7 +80,7 @@ type Page struct {
 // pageURL may be nil; then only absolute links are kept.
 func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	dec := decodeBody(body, contentType, true)
-	doc, err := html.Parse(strings.NewReader(dec.text))
+	doc, err := parseDocument(dec.text)
 	if err != nil {
 		return nil, fmt.Errorf("extract: parsing HTML: %w", err)
 	}
@@ -125,13 +125,15 @@ type walker struct {
 	linkInArt []bool
 	open      []*openLink
 	ranges    map[*html.Node]linkRange
+	linkMatch []int8 // per link: 0 not yet known, 1 matches a reading word, -1 not
 
 	candidates   []*candidate
 	articleDepth int
 	// markers are <main>, role=main and <h1> elements: a footer never
 	// contains them, a wrapper around the whole page does.
-	markers   []*html.Node
-	contentAt []linkRange // link ranges of <main> and <article> elements
+	markers         []*html.Node
+	markerAncestors map[*html.Node]bool // the markers and all their ancestors, built on first use
+	contentAt       []linkRange         // link ranges of <main> and <article> elements
 
 	appRootEmpty bool
 	noscriptJS   bool
@@ -262,14 +264,15 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 	}
 
 	selfHidden := isHidden(n)
-	for _, l := range w.open {
-		if selfHidden {
+	if selfHidden {
+		for _, l := range w.open {
 			l.hiddenBelow++
 		}
 	}
+	shown := !hidden && !selfHidden
 	block := blockElements[name]
 	if block {
-		w.breakBlock()
+		w.breakBlock(shown)
 	}
 
 	var link *openLink
@@ -323,10 +326,10 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 		w.closeLink(link, n)
 	}
 	if block {
-		w.breakBlock()
+		w.breakBlock(shown)
 	}
-	for _, l := range w.open {
-		if selfHidden {
+	if selfHidden {
+		for _, l := range w.open {
 			l.hiddenBelow--
 		}
 	}
@@ -350,11 +353,17 @@ func (w *walker) text(s string, hidden bool) {
 	}
 }
 
-// breakBlock ends the current block of text.
-func (w *walker) breakBlock() {
-	w.flushBlock()
+// breakBlock marks a block boundary: it ends the current block of page
+// text when the boundary is shown (a hidden <div> inside a paragraph does
+// not split it), and separates words in the text of open links.
+func (w *walker) breakBlock(shown bool) {
+	if shown {
+		w.flushBlock()
+	}
 	for _, l := range w.open {
-		l.text.WriteByte(' ')
+		if l.hiddenBelow == 0 {
+			l.text.WriteByte(' ')
+		}
 	}
 }
 
@@ -574,4 +583,80 @@ func textContent(n *html.Node) string {
 		}
 	}
 	return b.String()
+}
+
+// parseDocument parses HTML. The parser refuses documents nested deeper
+// than 512 elements (a page of unclosed <div> or <font> tags can be); such a
+// document is parsed again after flattening: whenever the tags as written
+// nest 256 deep, the inner half is closed there, so every element, its text
+// and its links are kept, only less deeply nested (browsers, too, stop
+// nesting at a fixed depth).
+func parseDocument(text string) (*html.Node, error) {
+	doc, err := html.Parse(strings.NewReader(text))
+	if err == nil {
+		return doc, nil
+	}
+	doc, err2 := html.Parse(strings.NewReader(flattenDeepTags(text, 256)))
+	if err2 != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+// voidElements have no end tag and never hold content.
+var voidElements = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "link": true, "meta": true, "param": true,
+	"source": true, "track": true, "wbr": true,
+}
+
+// flattenDeepTags rewrites a document so that, counting nesting naively from
+// the tags as written, no element opens deeper than limit: at that depth it
+// inserts end tags for the inner half of the open elements and later skips
+// their own end tags. Everything else is copied byte for byte.
+func flattenDeepTags(text string, limit int) string {
+	z := html.NewTokenizer(strings.NewReader(text))
+	var out strings.Builder
+	out.Grow(len(text))
+	var open []string
+	dropped := map[string]int{}
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return out.String()
+		}
+		raw := z.Raw()
+		switch tt {
+		case html.StartTagToken:
+			name, _ := z.TagName()
+			n := string(name)
+			if voidElements[n] {
+				break
+			}
+			if len(open) >= limit {
+				// Close the inner half of the open elements here; their
+				// own end tags, later, are then left out.
+				for i := len(open) - 1; i >= limit/2; i-- {
+					out.WriteString("</" + open[i] + ">")
+					dropped[open[i]]++
+				}
+				open = open[:limit/2]
+			}
+			open = append(open, n)
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			n := string(name)
+			if dropped[n] > 0 {
+				dropped[n]--
+				continue
+			}
+			for i := len(open) - 1; i >= 0; i-- {
+				if open[i] == n {
+					open = open[:i]
+					break
+				}
+			}
+		}
+		out.Write(raw)
+	}
 }

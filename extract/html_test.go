@@ -43,6 +43,7 @@ func TestVisibleText(t *testing.T) {
 		{"hidden until-found stays", `<div hidden="until-found">accordion text</div>`, "accordion text"},
 		{"aria-hidden", `<p>shown <span aria-hidden="true">icon</span>text</p><p aria-hidden="false">kept</p>`, "shown text kept"},
 		{"inline display none", `<p>a<span style="display: none">x</span>b</p><div style="color:red;DISPLAY:NONE !important">y</div>`, "ab"},
+		{"a hidden block does not split a word", `<div>Vil<span hidden><div>x</div></span>kår</div>`, "Vilkår"},
 		{"inline visibility hidden", `<p>a<span style="visibility:hidden">x</span>b</p>`, "ab"},
 		{"display other than none", `<p style="display:block">kept</p>`, "kept"},
 		{"closed dialog hidden, open shown", `<dialog>closed</dialog><dialog open>open</dialog>`, "open"},
@@ -90,7 +91,7 @@ func TestLinks(t *testing.T) {
 	<a href="/b" title="Title"></a>
 	<a href="/c"><img src="i.png" alt="Alt text"></a>
 	<a href="/d"><span>Bru</span>ker<b>vilkår</b><span hidden>gone</span></a>
-	<div style="display:none"><a href="/menu">Menu item</a></div>
+	<div style="display:none"><a href="/menu">Menu item</a><a href="/menu2"><div>Per</div><div>sonvern</div></a></div>
 	<map><area href="/area" alt="Area"></map>
 	<svg><a href="/in-svg"><text>svg</text></a></svg>
 	<template><a href="/in-template">t</a></template>
@@ -107,6 +108,7 @@ func TestLinks(t *testing.T) {
 		{URL: "https://kommune.test/c", Text: "Alt text"},
 		{URL: "https://kommune.test/d", Text: "Brukervilkår"},
 		{URL: "https://kommune.test/menu", Text: "Menu item", Hidden: true},
+		{URL: "https://kommune.test/menu2", Text: "Per sonvern", Hidden: true},
 		{URL: "https://kommune.test/area", Text: ""},
 		{URL: "https://Kommune.test/Upper", Text: "case"},
 	}
@@ -176,5 +178,25 @@ func TestAppShell(t *testing.T) {
 		if got := parse(t, c.html).AppShell; got != c.want {
 			t.Errorf("%s: AppShell = %v, want %v", c.name, got, c.want)
 		}
+	}
+}
+
+func TestDeeplyNestedPageStillReads(t *testing.T) {
+	// The HTML parser refuses more than 512 open elements; a page of
+	// unclosed tags is read anyway, with all its text and links.
+	src := "<html><body>" + strings.Repeat("<div><span>x</span>", 2000) +
+		"<p>Vilkår for bruk</p><footer><a href=\"/vilkar\">Vilkår</a></footer>"
+	p := parse(t, src)
+	if !strings.HasSuffix(p.Text, "x x Vilkår for bruk Vilkår") {
+		t.Errorf("text ends %q", p.Text[max(0, len(p.Text)-60):])
+	}
+	if strings.Count(p.Text, "x") != 2000 {
+		t.Errorf("%d x, want 2000", strings.Count(p.Text, "x"))
+	}
+	if len(p.Links) != 1 || p.Links[0].URL != "https://kommune.test/vilkar" {
+		t.Errorf("links %+v", p.Links)
+	}
+	if !p.FooterFound || p.FooterHow != FooterByElement {
+		t.Errorf("footer found %v how %q", p.FooterFound, p.FooterHow)
 	}
 }

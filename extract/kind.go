@@ -1,9 +1,3 @@
-// Package extract turns the bytes of a fetched answer into what we read from
-// it: visible text, links, the footer and its links, language alternates,
-// and PDF text; it also holds the reading words (design §2.1) and the quote
-// verifier (§2.5). Everything here is a pure function of its inputs: no
-// network, no files, no clocks, no global state, the same bytes always give
-// the same result. Both the crawler and the offline builder use it.
 package extract
 
 import (

@@ -57,16 +57,13 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 		return "", info, fmt.Errorf("%w: %v", ErrBadPDF, err)
 	}
 	info.Pages = r.NumPage()
-	n := info.Pages
-	if n > maxPages {
-		n = maxPages
-		info.Truncated = true
-	}
+	pages, more := pdfPages(r, maxPages)
+	info.Truncated = more
 	var b strings.Builder
-	for i := 1; i <= n; i++ {
-		pageText, ok := pdfPageText(r, i)
+	for i, page := range pages {
+		pageText, ok := pdfPageText(page)
 		if !ok {
-			info.FailedPages = append(info.FailedPages, i)
+			info.FailedPages = append(info.FailedPages, i+1)
 			continue
 		}
 		info.Read++
@@ -90,15 +87,17 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 // to the previous glyph is wider than 15% of the font size or the text
 // jumps back left. Joining by position rather than by text object keeps a
 // word whose letters are drawn by separate operators ("g" + "roup") whole.
-func pdfPageText(r *pdf.Reader, num int) (text string, ok bool) {
+func pdfPageText(page pdf.Page) (text string, ok bool) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			text, ok = "", false
 		}
 	}()
-	page := r.Page(num)
-	if page.V.IsNull() {
-		return "", true
+	if !parentChainEnds(page.V) {
+		return "", false
+	}
+	if contents := page.V.Key("Contents"); contents.Kind() != pdf.Null && !contentStreamSafe(contents) {
+		return "", false
 	}
 	var b strings.Builder
 	var prev pdf.Text
@@ -121,6 +120,126 @@ func pdfPageText(r *pdf.Reader, num int) (text string, ok bool) {
 		prev = t
 	}
 	return b.String(), true
+}
+
+// maxTreeDepth bounds how deep we follow a PDF's page tree and a page's
+// Parent chain. Real files are a few levels deep; a cyclic tree (a node
+// that is its own kid or parent), which makes the library's own page
+// lookup loop forever, ends here instead.
+const maxTreeDepth = 32
+
+// pdfPages walks the page tree in order and returns the first limit pages,
+// and whether there are more. It replaces the library's Reader.Page, which
+// has no guard against cycles.
+func pdfPages(r *pdf.Reader, limit int) (pages []pdf.Page, more bool) {
+	defer func() {
+		// A broken node ends the walk; the pages found so far are kept.
+		_ = recover()
+	}()
+	budget := 4*limit + 1000 // tree nodes we are willing to visit
+	var visit func(node pdf.Value, depth int)
+	visit = func(node pdf.Value, depth int) {
+		if more || depth > maxTreeDepth || budget <= 0 {
+			return
+		}
+		budget--
+		switch node.Key("Type").Name() {
+		case "Pages":
+			kids := node.Key("Kids")
+			for i := 0; i < kids.Len() && !more && budget > 0; i++ {
+				visit(kids.Index(i), depth+1)
+			}
+		case "Page":
+			if len(pages) == limit {
+				more = true
+				return
+			}
+			pages = append(pages, pdf.Page{V: node})
+		}
+	}
+	visit(r.Trailer().Key("Root").Key("Pages"), 0)
+	return pages, more
+}
+
+// parentChainEnds reports whether following Parent from a page ends within
+// maxTreeDepth steps; the library follows it unguarded to find inherited
+// resources.
+func parentChainEnds(v pdf.Value) bool {
+	for range maxTreeDepth {
+		if v.IsNull() {
+			return true
+		}
+		v = v.Key("Parent")
+	}
+	return v.IsNull()
+}
+
+// maxContentStream caps the decoded size of one page's content stream; a
+// larger one (a compression bomb) is not read.
+const maxContentStream = 64 << 20
+
+// contentStreamSafe reads a page's decoded content stream once, before the
+// library interprets it, and refuses the two inputs known to make the
+// library's lexer loop forever instead of failing: a stream that ends
+// inside a hex string ("<" followed by nothing but hex digits and white
+// space up to the end: the lexer reads the end of input as white space and
+// keeps waiting for ">"), and a decoder that keeps returning no bytes and
+// no error. It also refuses streams larger than maxContentStream. A
+// legitimate page never has any of these. Other hazards (deep nesting that
+// exhausts the stack, slow but finite work) are for the child process's
+// limits, not for this check.
+func contentStreamSafe(contents pdf.Value) bool {
+	var parts []pdf.Value
+	if contents.Kind() == pdf.Array {
+		for i := 0; i < contents.Len(); i++ {
+			parts = append(parts, contents.Index(i))
+		}
+	} else {
+		parts = append(parts, contents)
+	}
+	var data []byte
+	buf := make([]byte, 32<<10)
+	for _, part := range parts {
+		rd := part.Reader()
+		empty := 0
+		for {
+			n, err := rd.Read(buf)
+			data = append(data, buf[:n]...)
+			if len(data) > maxContentStream {
+				return false
+			}
+			if err != nil {
+				break // io.EOF or a decoding error the lexer will report
+			}
+			if n == 0 {
+				if empty++; empty > 100 {
+					return false
+				}
+			} else {
+				empty = 0
+			}
+		}
+		_ = rd.Close()
+	}
+	if i := bytes.LastIndexByte(data, '<'); i >= 0 {
+		tail := data[i+1:]
+		if onlyHexAndSpace(tail) {
+			return false
+		}
+	}
+	return true
+}
+
+func onlyHexAndSpace(b []byte) bool {
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		case c == 0, c == '\t', c == '\n', c == '\f', c == '\r', c == ' ':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func hasLetterOrDigit(s string) bool {

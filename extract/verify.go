@@ -80,8 +80,11 @@ func isWordChar(r rune) bool {
 
 // Verifier checks many quotes against one text, normalising the text once.
 type Verifier struct {
-	text  string // normalised
-	words []span // lazily built word spans, for closest-passage search
+	text string // normalised
+	// words and index (word key → positions in words) are built on the
+	// first failed quote, for the closest-passage search.
+	words []span
+	index map[string][]int
 }
 
 // NewVerifier normalises text for repeated Verify calls.
@@ -214,38 +217,33 @@ func (v *Verifier) closest(q string) string {
 	}
 	if v.words == nil {
 		v.words = splitWords(v.text)
+		v.index = make(map[string][]int)
+		for i, w := range v.words {
+			v.index[w.key] = append(v.index[w.key], i)
+		}
 	}
 	tw := v.words
 	if len(tw) == 0 {
 		return ""
 	}
-	// Index the text words by key, so only alignments that share at
-	// least one word with the quote are scored.
-	positions := make(map[string][]int, len(qw))
-	for _, w := range qw {
-		positions[w.key] = nil
-	}
-	for i, w := range tw {
-		if _, want := positions[w.key]; want {
-			positions[w.key] = append(positions[w.key], i)
-		}
-	}
-	score := make(map[int]int)
+	// score[off+len(qw)] counts the quote words that line up when quote
+	// word 0 sits at text word off; only shared words are visited.
+	score := make([]int32, len(tw)+len(qw))
+	best, bestScore := 0, int32(0)
 	for j, w := range qw {
-		for _, i := range positions[w.key] {
-			score[i-j]++
-		}
-	}
-	best, bestScore := 0, 0
-	for off, s := range score {
-		if s > bestScore || (s == bestScore && off < best) {
-			best, bestScore = off, s
+		for _, i := range v.index[w.key] {
+			k := i - j + len(qw)
+			score[k]++
+			if s := score[k]; s > bestScore || s == bestScore && k < best {
+				best, bestScore = k, s
+			}
 		}
 	}
 	if bestScore == 0 {
 		return ""
 	}
-	first := max(best, 0)
-	last := min(best+len(qw), len(tw)) - 1
+	off := best - len(qw)
+	first := max(off, 0)
+	last := min(off+len(qw), len(tw)) - 1
 	return v.text[tw[first].start:tw[last].end]
 }
