@@ -87,7 +87,7 @@ func doCrawl() (*demoRun, error) {
 		return nil, err
 	}
 	r.log = srv.Log()
-	all, err := signals.Build(list, r.batches, crawlsignals.Content(), nil)
+	all, err := signals.Build(list, r.batches, signals.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +359,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := filepath.Join(t.TempDir(), "public")
-	all, err := signals.Build(list, r.batches, crawlsignals.Content(), nil)
+	all, err := signals.Build(list, r.batches, signals.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -409,7 +409,7 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 			"\"\ntopic = \"scraping\"\n\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" + bad + "\"\n+++\nNotes.\n")},
 		"sites/avis.test.md": {Data: []byte("+++\n[open_by_design]\nverdict = true\nreason = \"The archive API is described in a signed agreement.\"\n+++\n")},
 	}
-	all, err := signals.Build(list, r.batches, content, nil)
+	all, err := signals.Build(list, r.batches, signals.Options{Content: content})
 	if err != nil {
 		t.Fatal(err)
 	}

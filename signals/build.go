@@ -26,25 +26,45 @@ const MaxBody = 10 << 20
 // maxPDFPages caps the pages of a PDF we take text from.
 const maxPDFPages = 200
 
+// Options are what a build needs besides the list and the evidence.
+type Options struct {
+	Content fs.FS // content/: curated quotes, overrides and notes; may be nil
+	Log     *slog.Logger
+	// PDF takes a PDF's text. The command runs it in a child process
+	// (extract.PDFIsolated); nil reads in process, for tests.
+	PDF func(body []byte) (string, error)
+}
+
+// builder holds one build's options and the batches it reads.
+type builder struct {
+	opt        Options
+	batchesDir string
+	batches    []string
+}
+
 // Build derives the findings of every site in the list from the newest
 // batch under batchesDir that holds it. A site never crawled still gets an
 // entry that says so.
-func Build(list *sites.List, batchesDir string, content fs.FS, log *slog.Logger) ([]*Site, error) {
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
+	if opt.Log == nil {
+		opt.Log = slog.New(slog.DiscardHandler)
+	}
+	if opt.PDF == nil {
+		opt.PDF = func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }
 	}
 	batches, err := evidence.Batches(batchesDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
+	b := &builder{opt: opt, batchesDir: batchesDir, batches: batches}
 	var out []*Site
 	var errs []error
 	for i := range list.Sites {
-		cur, err := LoadCuration(content, list.Sites[i].Host)
+		cur, err := LoadCuration(opt.Content, list.Sites[i].Host)
 		if err != nil {
 			errs = append(errs, err)
 		}
-		s, err := buildSite(&list.Sites[i], batchesDir, batches, cur, log)
+		s, err := b.site(&list.Sites[i], cur)
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -58,10 +78,10 @@ const maxHistory = 8
 
 // buildSite derives a site's findings from its newest batch, and its
 // changes from the batches before.
-func buildSite(ls *sites.Site, batchesDir string, batches []string, cur0 *Curation, log *slog.Logger) (*Site, error) {
+func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	var held []string
-	for _, b := range batches {
-		if _, err := os.Stat(filepath.Join(batchesDir, b, ls.Host+".json")); err == nil {
+	for _, b := range bd.batches {
+		if _, err := os.Stat(filepath.Join(bd.batchesDir, b, ls.Host+".json")); err == nil {
 			held = append(held, b)
 		}
 	}
@@ -85,7 +105,7 @@ func buildSite(ls *sites.Site, batchesDir string, batches []string, cur0 *Curati
 	for i, b := range held {
 		var e error
 		var texts map[string]pageText
-		cur, texts, e = fromBatch(ls, filepath.Join(batchesDir, b), b, log)
+		cur, texts, e = bd.fromBatch(ls, filepath.Join(bd.batchesDir, b), b)
 		if i == len(held)-1 {
 			err = e // only the newest batch's damage fails the build
 		}
@@ -124,7 +144,7 @@ func newSite(ls *sites.Site) *Site {
 }
 
 // fromBatch derives the findings of one batch's evidence of a site.
-func fromBatch(ls *sites.Site, batchDir, batch string, log *slog.Logger) (*Site, map[string]pageText, error) {
+func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map[string]pageText, error) {
 	s := newSite(ls)
 	texts := map[string]pageText{}
 	es, err := evidence.OpenSite(batchDir, ls.Host)
@@ -164,9 +184,9 @@ func fromBatch(ls *sites.Site, batchDir, batch string, log *slog.Logger) (*Site,
 			if a.FoundVia == "robots" {
 				continue // shown in the robots.txt section
 			}
-			rr := readDocument(es, a)
+			rr := bd.readDocument(es, a)
 			if rr.doc.TextError != "" {
-				log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
+				bd.opt.Log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
 			s.Read = append(s.Read, rr.doc)
 			texts[rr.doc.URL] = pageText{text: rr.text, readAt: rr.doc.ReadAt}
@@ -230,7 +250,7 @@ type readResult struct {
 }
 
 // readDocument reads a stored page back (digests checked) and takes its text.
-func readDocument(es *evidence.Site, a evidence.Address) readResult {
+func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResult {
 	rr := readResult{doc: Document{
 		URL: a.URL, FinalURL: a.FinalURL, Status: a.Status, ContentType: a.ContentType,
 		FoundVia: a.FoundVia, LinkText: a.LinkText, ReadAt: a.FetchedAt.UTC().Format(time.RFC3339),
@@ -267,7 +287,7 @@ func readDocument(es *evidence.Site, a evidence.Address) readResult {
 		rr.text, rr.blocks, rr.links, doc.Title = page.Text, page.Blocks, page.Links, page.Title
 		rr.meta = extract.MetaTags(body, a.ContentType)
 	case "pdf":
-		rr.text, err = extract.PDFText(body, maxPDFPages)
+		rr.text, err = bd.opt.PDF(body)
 		if err != nil {
 			doc.TextError = err.Error()
 		}

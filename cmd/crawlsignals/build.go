@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -37,7 +38,7 @@ func contentFS(dir string) fs.FS {
 
 // build derives every site's findings from evidence and writes the website.
 func build(e *env, list *sites.List, batches string, content fs.FS, out string) error {
-	all, err := signals.Build(list, batches, content, e.log)
+	all, err := signals.Build(list, batches, buildOptions(e, content))
 	if err != nil {
 		// A site whose evidence cannot be read is still shown, with what
 		// could be read; the build reports the damage and fails.
@@ -63,4 +64,17 @@ func build(e *env, list *sites.List, batches string, content fs.FS, out string) 
 		return fmt.Errorf("some evidence could not be read (see above)")
 	}
 	return nil
+}
+
+// buildOptions reads PDFs in a child process of this very binary, so a
+// hostile PDF can neither crash the build nor exhaust its memory.
+func buildOptions(e *env, content fs.FS) signals.Options {
+	opt := signals.Options{Content: content, Log: e.log}
+	if exe, err := os.Executable(); err == nil {
+		opt.PDF = func(body []byte) (string, error) {
+			text, _, err := extract.PDFIsolated(context.Background(), []string{exe, pdfChildCommand}, body, extract.DefaultPDFLimits)
+			return text, err
+		}
+	}
+	return opt
 }

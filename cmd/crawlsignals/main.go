@@ -14,6 +14,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/crawlsignals/crawlsignals/extract"
 )
 
 // Exit statuses: 0 the job did what it says; 1 it ran but failed in part
@@ -61,7 +63,14 @@ func main() {
 	os.Exit(code)
 }
 
+// pdfChildCommand is the hidden command a build runs itself as to read one
+// PDF (see extract.PDFIsolated); it is not listed in the help.
+const pdfChildCommand = "internal-pdf-text"
+
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == pdfChildCommand {
+		return extract.RunPDFChild(stdin, stdout)
+	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {

@@ -78,6 +78,14 @@ func TestDemoEndToEnd(t *testing.T) {
 	if code != exitFailed || !strings.Contains(stderr, "content/sites/register.test.md:3:") || !strings.Contains(stderr, "closest text found") {
 		t.Errorf("verify with a bad curated quote: exit %d\n%s", code, stderr)
 	}
+	// The PDF terms were read through the child process.
+	data, err := os.ReadFile(filepath.Join(out, "sites", "butikk.test", "signals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"content_type": "application/pdf"`) || strings.Contains(string(data), `"text_error"`) {
+		t.Errorf("butikk.test PDF not read through the child:\n%s", data)
+	}
 	hosts := []string{"kommune.test", "avis.test", "nede.test", "stengt.test", "butikk.test", "app.test", "register.test", "stopp.test"}
 	for _, h := range hosts {
 		for _, f := range []string{"index.html", "signals.json"} {

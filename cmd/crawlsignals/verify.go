@@ -22,7 +22,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
-	all, err := signals.Build(list, *batches, contentFS(*content), e.log)
+	all, err := signals.Build(list, *batches, buildOptions(e, contentFS(*content)))
 	if err != nil {
 		return err
 	}
