@@ -55,13 +55,14 @@ func topicOf(sentence string) string {
 // topics, each verified against the page's whole text before it is returned.
 func findQuotes(text string, blocks []string) []Quote {
 	byTopic := map[string][]string{}
+	v := extract.NewVerifier(text) // normalises the page once for all its sentences
 	for _, s := range sentences(strings.Join(blocks, "\n")) {
 		n := utf8.RuneCountInString(s)
 		if n < minQuoteRunes || n > maxQuoteRunes {
 			continue
 		}
 		if t := topicOf(s); t != "" {
-			if ok, _, _ := extract.Verify(text, s); ok {
+			if ok, _, _ := v.Verify(s); ok {
 				byTopic[t] = append(byTopic[t], s)
 			}
 		}
