@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -19,6 +20,8 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	fs.Var(&resolve, "resolve", "dial HOST at IP:PORT instead of asking DNS (HOST=IP:PORT); repeatable")
 	minDelay := fs.Duration("min-delay", crawl.MinDelayFloor, "least time between two requests to one host; below 2s only when every host is mapped to loopback")
 	workers := fs.Int("workers", 8, "sites crawled at once (each host is always one request at a time)")
+	shard := fs.String("shard", "", "crawl only shard i of n (i/n): the sites whose home host hashes to i")
+	batch := fs.String("batch", "", "name of the batch folder (default: the UTC start time); shards of one run share it")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -29,12 +32,31 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
+	if *shard != "" {
+		if len(only) > 0 {
+			return fmt.Errorf("%w: -shard and -site cannot be combined", errUsage)
+		}
+		sh, err := sites.ParseShard(*shard)
+		if err != nil {
+			return fmt.Errorf("%w: -%v", errUsage, err)
+		}
+		only = sh.Hosts(list)
+		if len(only) == 0 {
+			fmt.Fprintf(e.stdout, "shard %s holds no sites; nothing to crawl\n", *shard)
+			return nil
+		}
+	}
+	if *batch != "" {
+		if _, err := time.Parse(evidence.BatchLayout, *batch); err != nil {
+			return fmt.Errorf("%w: -batch %q: want a UTC time like 20261201T060000Z", errUsage, *batch)
+		}
+	}
 	mapped, err := parseResolve(resolve)
 	if err != nil {
 		return err
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
-		Batches: *batches, MinDelay: *minDelay, Resolve: mapped, Workers: *workers,
+		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers,
 		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped}),
 	}, only)
 	if sum != nil {

@@ -50,6 +50,7 @@ func commands() []command {
 		{"build", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "build the website from the evidence (never fetches)", runBuild},
 		{"recheck", "HOST", "crawl one site now, then build", notBuilt("recheck", "issue 8")},
 		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
+		{"evidence", "verify [-batches batches] [BATCH...]", "re-read every WARC record and check digests and manifests", runEvidence},
 		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
 		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it, build public/", runDemo},
 		{"serve", "[-dir public] [-addr 127.0.0.1:8080]", "preview the built website", runServe},

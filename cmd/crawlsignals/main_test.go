@@ -86,6 +86,21 @@ func TestDemoEndToEnd(t *testing.T) {
 	if !strings.Contains(string(data), `"content_type": "application/pdf"`) || strings.Contains(string(data), `"text_error"`) {
 		t.Errorf("butikk.test PDF not read through the child:\n%s", data)
 	}
+	// evidence verify passes, then names the file after one byte is damaged.
+	batches := filepath.Join(dir, "batches")
+	if code, stdout, stderr := runCmd(t, "evidence", "verify", "-batches", batches); code != exitOK || !strings.Contains(stdout, "0 problems") {
+		t.Errorf("evidence verify: exit %d\n%s%s", code, stdout, stderr)
+	}
+	names, _ := filepath.Glob(filepath.Join(batches, "*", "kommune.test.warc.gz"))
+	if len(names) != 1 {
+		t.Fatalf("WARC files: %v", names)
+	}
+	warc, _ := os.ReadFile(names[0])
+	warc[len(warc)/2] ^= 0x01
+	os.WriteFile(names[0], warc, 0o644)
+	if code, _, stderr := runCmd(t, "evidence", "verify", "-batches", batches); code != exitFailed || !strings.Contains(stderr, "kommune.test.warc.gz") {
+		t.Errorf("evidence verify after damage: exit %d\n%s", code, stderr)
+	}
 	hosts := []string{"kommune.test", "avis.test", "nede.test", "stengt.test", "butikk.test", "app.test", "register.test", "stopp.test"}
 	for _, h := range hosts {
 		for _, f := range []string{"index.html", "signals.json"} {
