@@ -348,13 +348,8 @@ func (f *File) GroupFor(token string) (kind string, groups []int) {
 			return "own", groups
 		}
 	}
-	for i, g := range f.groups {
-		if g.IsStar() {
-			groups = append(groups, i)
-		}
-	}
-	if len(groups) > 0 {
-		return "star", groups
+	if star := f.starGroups(); len(star) > 0 {
+		return "star", star
 	}
 	return "none", nil
 }
@@ -390,20 +385,19 @@ func (f *File) CrawlDelayLine(token string) (CrawlDelay, bool) {
 		if d, ok := pick(own); ok {
 			return d, true
 		}
-		_, star := f.starGroups()
-		return pick(star)
+		return pick(f.starGroups())
 	}
 	return pick(own) // the star groups, or none
 }
 
-func (f *File) starGroups() (string, []int) {
+func (f *File) starGroups() []int {
 	var idx []int
 	for i, g := range f.groups {
 		if g.IsStar() {
 			idx = append(idx, i)
 		}
 	}
-	return "star", idx
+	return idx
 }
 
 // looksLikeHTML: the body, after any byte order mark and white space,

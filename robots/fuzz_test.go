@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/jimsmart/grobotstxt"
 )
 
 var fuzzSeeds = []string{
@@ -74,6 +76,19 @@ func FuzzAllowed(f *testing.F) {
 		}
 		if kind, _ := p.GroupFor(token); kind != d.Group {
 			t.Fatalf("group %s vs %s", kind, d.Group)
+		}
+		// Our groups are the library's: it finds an own group exactly when
+		// we do.
+		if !d.Implicit {
+			tok := Token(token)
+			if tok == "" {
+				tok = noAgent
+			}
+			m := grobotstxt.NewRobotsMatcher()
+			m.AgentAllowed(p.matcher, tok, target)
+			if m.EverSeenSpecificAgent() != (d.Group == "own") {
+				t.Fatalf("library own group %v, ours %s", m.EverSeenSpecificAgent(), d.Group)
+			}
 		}
 		if d.Implicit && !d.Allowed {
 			t.Fatal("/robots.txt disallowed")

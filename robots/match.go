@@ -11,6 +11,11 @@ import (
 // rules only ever see the path, so which host it is does not matter.
 const matchHost = "http://robots.invalid"
 
+// noAgent stands in for an empty token: the library would match "" with a
+// user-agent line whose value has no token characters ("User-agent: 42");
+// a digit matches no line, as no line's value keeps digits (agentValue).
+const noAgent = "0"
+
 // Decision is how the file reads for one agent and URL.
 type Decision struct {
 	Allowed bool
@@ -65,6 +70,9 @@ func (f *File) decide(token, rawURL string, strategy grobotstxt.MatchStrategy) (
 	if _, err := url.Parse(target); err != nil {
 		d.Err = fmt.Errorf("robots: cannot read %q as a URL: %w", rawURL, err)
 		return d
+	}
+	if t == "" {
+		t = noAgent
 	}
 	allowed, line, err := guardedMatch(strategy, f.matcher, t, target)
 	if err != nil {
