@@ -5,10 +5,10 @@ SITES   ?= sites.toml
 BATCHES ?= batches
 OUT     ?= public
 
-.PHONY: help demo test site build bench serve vet fmt clean
+.PHONY: help demo test site build bench bench-render browser-test serve vet fmt clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  make %-8s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  make %-13s %s\n", $$1, $$2}'
 
 $(BIN): FORCE
 	$(GO) build -o $(BIN) ./cmd/crawlsignals
@@ -32,6 +32,12 @@ build: $(BIN) ## build public/ from the evidence already in batches/ (no network
 
 bench: ## run the benchmarks and print their numbers
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+bench-render: ## render a synthetic 10,000-site directory, and the same with Hugo: pages/s, peak RSS, time ratio
+	$(GO) test -run '^$$' -bench BenchmarkBuild10k -benchtime 1x ./render/
+
+browser-test: ## the demo site in headless Chromium at 360 and 1440 px; screenshots in screenshots/
+	BROWSER_TEST_REQUIRED=1 SCREENSHOTS=$(CURDIR)/screenshots $(GO) test -count=1 -v -run 'TestBrowser|TestDemoSiteIsSound' ./internal/browsertest/
 
 serve: $(BIN) ## preview public/ at http://127.0.0.1:8080/
 	$(BIN) serve -dir $(OUT)

@@ -1,7 +1,12 @@
 // Package render turns findings and content/ into the static website in
-// public/: the directory, one page and one signals.json per site, the about
-// page and sites.json. It is deterministic: the same inputs give
-// byte-identical output, so a rebuild shows only what really changed.
+// public/: the directory and its category pages, one page, signals.json and
+// Atom feed per site, the about, contact and site-owner pages, sites.json,
+// sites.csv, the directory's feed, sitemap.xml, robots.txt and a 404 page.
+//
+// It is deterministic: the same inputs give byte-identical output, so a
+// rebuild shows only what really changed. Pages are rendered in parallel,
+// each to its own file, so the order in which workers finish changes
+// nothing; nothing reads the clock.
 package render
 
 import (
@@ -10,27 +15,37 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
+	"sync"
 
 	"github.com/yuin/goldmark"
 
 	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/templates"
 )
 
 // Renderer holds the templates, parsed once, and the one goldmark instance.
 type Renderer struct {
-	pages map[string]*template.Template
-	md    goldmark.Markdown
+	pages   map[string]*template.Template
+	md      goldmark.Markdown
+	mdMu    sync.Mutex // goldmark does not promise to be safe for concurrent use
+	buffers sync.Pool  // of *bytes.Buffer, reused across pages and workers
 }
+
+// pageTemplates are the page kinds; each is parsed with layout.html and
+// parts.html.
+var pageTemplates = []string{"index.html", "site.html", "page.html", "about.html", "contact.html", "owners.html"}
 
 // New parses the embedded templates.
 func New() (*Renderer, error) {
 	r := &Renderer{pages: map[string]*template.Template{}, md: goldmark.New()}
-	for _, name := range []string{"index.html", "site.html", "page.html", "about.html"} {
-		t, err := template.New(name).Funcs(funcs).ParseFS(templates.FS, "layout.html", name)
+	r.buffers.New = func() any { return new(bytes.Buffer) }
+	for _, name := range pageTemplates {
+		t, err := template.New(name).Funcs(funcs).ParseFS(templates.FS, "layout.html", "parts.html", name)
 		if err != nil {
 			return nil, fmt.Errorf("templates: %w", err)
 		}
@@ -39,13 +54,28 @@ func New() (*Renderer, error) {
 	return r, nil
 }
 
-var funcs = template.FuncMap{}
+var funcs = template.FuncMap{
+	"linkTo":     linkTo,
+	"outcome":    outcomeWords,
+	"seconds":    seconds,
+	"topicWords": topicWords,
+	"jsonFile":   jsonFile,
+	"tdmSource":  tdmSource,
+	"short":      shortURL,
+	"when":       newDate,
+}
 
 // Input is everything a build reads.
 type Input struct {
 	Sites   []*signals.Site
-	Content fs.FS  // content/: about.md, sites/HOST.md; may be nil
-	Contact string // address for re-check requests
+	Content fs.FS  // content/: about.md, contact.md, site-owners.md, sites/HOST.md; may be nil
+	Contact string // address for re-check requests; sites.DefaultContact when empty
+	// BaseURL is where the site is published (DefaultBaseURL when empty).
+	// Pages link to each other relatively; only sitemap.xml, the feeds,
+	// robots.txt and the 404 page (served at any depth) use it.
+	BaseURL string
+	// Workers is how many site pages are rendered at once; GOMAXPROCS when 0.
+	Workers int
 }
 
 // Build writes the website to out. It writes into a fresh folder beside out
@@ -55,8 +85,7 @@ func (r *Renderer) Build(out string, in Input) error {
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	w := &writer{dir: tmp}
-	if err := r.write(w, in); err != nil {
+	if err := r.write(writer{dir: tmp, buffers: &r.buffers}, in); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
@@ -71,76 +100,239 @@ func (r *Renderer) Build(out string, in Input) error {
 	return os.RemoveAll(old)
 }
 
-func (r *Renderer) write(w *writer, in Input) error {
-	css, err := fs.ReadFile(templates.FS, "style.css")
+func (r *Renderer) write(w writer, in Input) error {
+	base, err := baseURL(in.BaseURL)
 	if err != nil {
 		return err
 	}
-	w.file("style.css", css)
-	w.file("robots.txt", []byte(ownRobots))
-	w.json("sites.json", signals.NewIndex(in.Sites))
-	w.page(r, "index.html", "index.html", directoryPage(in.Sites))
+	if in.Contact == "" {
+		in.Contact = sites.DefaultContact
+	}
 	for _, s := range in.Sites {
-		notes, err := r.siteNotes(in.Content, s.Host)
+		if !safeSegment(s.Host) || !safeSegment(s.Category) {
+			return fmt.Errorf("site %q: host %q or category %q cannot be a folder name", s.Name, s.Host, s.Category)
+		}
+	}
+	sorted := byName(in.Sites)
+
+	for _, name := range []string{"style.css", "favicon.svg"} {
+		data, err := fs.ReadFile(templates.FS, name)
 		if err != nil {
 			return err
 		}
-		w.page(r, "site.html", "sites/"+s.Host+"/index.html", sitePage(s, notes, in.Contact))
-		w.json("sites/"+s.Host+"/signals.json", s)
+		if err := w.file(name, data); err != nil {
+			return err
+		}
 	}
-	about, err := r.aboutPage(in.Content)
+	if err := w.file("robots.txt", ownRobots(base)); err != nil {
+		return err
+	}
+	if err := w.json("sites.json", signals.NewIndex(in.Sites)); err != nil {
+		return err
+	}
+	csv, err := directoryCSV(base, sorted)
 	if err != nil {
 		return err
 	}
-	w.page(r, "about.html", "about/index.html", about)
-	w.page(r, "page.html", "404.html", page{Title: "Not found", Root: "/", Body: template.HTML("<p>There is no page at this address. The <a href=\"/\">directory</a> lists every site we read.</p>")})
-	return w.err
-}
-
-// ownRobots is the robots.txt of our own website: everything may be read.
-const ownRobots = "# crawlsignals publishes facts and quotes; read as you like.\nUser-agent: *\nAllow: /\n"
-
-// writer writes files under dir, keeping the first error.
-type writer struct {
-	dir string
-	err error
-}
-
-func (w *writer) file(rel string, data []byte) {
-	if w.err != nil {
-		return
+	if err := w.file("sites.csv", csv); err != nil {
+		return err
 	}
+
+	all, cats := directoryPages(sorted)
+	if err := r.page(w, "index.html", "index.html", all); err != nil {
+		return err
+	}
+	for _, c := range cats {
+		if err := r.page(w, "index.html", "category/"+c.Category+"/index.html", c); err != nil {
+			return err
+		}
+	}
+	if err := r.contentPages(w, in.Content, in.Contact, base); err != nil {
+		return err
+	}
+	if err := r.feedsAndSitemap(w, base, sorted, cats); err != nil {
+		return err
+	}
+	return r.sitePages(w, in, sorted)
+}
+
+func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *url.URL) error {
+	about, err := r.aboutPage(content, contact)
+	if err != nil {
+		return err
+	}
+	if err := r.page(w, "about.html", "about/index.html", about); err != nil {
+		return err
+	}
+	owners, err := r.ownersPage(content, contact)
+	if err != nil {
+		return err
+	}
+	if err := r.page(w, "owners.html", "site-owners/index.html", owners); err != nil {
+		return err
+	}
+	contactP, err := r.contactPage(content, contact)
+	if err != nil {
+		return err
+	}
+	if err := r.page(w, "contact.html", "contact/index.html", contactP); err != nil {
+		return err
+	}
+	// The 404 page is served for any missing address, at any depth, so its
+	// links start from the site's root path rather than from its own place.
+	return r.page(w, "page.html", "404.html", page{Title: "Not found", Root: base.Path, Section: "404",
+		Description: "There is no page at this address.",
+		Body: template.HTML(`<p>There is no page at this address. It may have moved, or the site it was about may have left our reviewed list.</p>` +
+			`<p>The <a href="` + template.HTMLEscapeString(base.Path) + `">directory</a> lists every site we read.</p>`)})
+}
+
+func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Site, cats []directory) error {
+	var entries []atomEntry
+	for _, s := range sorted {
+		entries = append(entries, siteEntries(base, s)...)
+	}
+	feed, err := atom("tag:"+tagAuthority+":directory", "crawlsignals: the directory, batch by batch",
+		abs(base, "feed.xml"), base.String(), entries)
+	if err != nil {
+		return err
+	}
+	if err := w.file("feed.xml", feed); err != nil {
+		return err
+	}
+	sm := sitemap{URLs: []sitemapURL{{Loc: abs(base, "")}, {Loc: abs(base, "about/")},
+		{Loc: abs(base, "site-owners/")}, {Loc: abs(base, "contact/")}}}
+	for _, c := range cats {
+		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "category/"+c.Category+"/")})
+	}
+	for _, s := range sorted {
+		u := sitemapURL{Loc: abs(base, "sites/"+s.Host+"/")}
+		if d := newDate(s.ReadAt); d != nil {
+			u.LastMod = d.ISO
+		}
+		sm.URLs = append(sm.URLs, u)
+	}
+	data, err := marshalXML(sm)
+	if err != nil {
+		return err
+	}
+	return w.file("sitemap.xml", data)
+}
+
+// sitePages renders each site's page, signals.json and feed with a bounded
+// pool of workers. Each job writes only its own files; the first error in
+// site order is returned, so even failures are reported deterministically.
+func (r *Renderer) sitePages(w writer, in Input, sorted []*signals.Site) error {
+	base, _ := baseURL(in.BaseURL)
+	workers := in.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, max(len(sorted), 1))
+	errs := make([]error, len(sorted))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range jobs {
+				errs[i] = r.siteFiles(w, in, base, sorted[i])
+			}
+		})
+	}
+	for i := range sorted {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site) error {
+	dir := "sites/" + s.Host + "/"
+	notes, err := r.siteNotes(in.Content, s.Host)
+	if err != nil {
+		return err
+	}
+	if err := r.page(w, "site.html", dir+"index.html", sitePage(s, notes, in.Contact)); err != nil {
+		return err
+	}
+	if err := w.json(dir+"signals.json", s); err != nil {
+		return err
+	}
+	feed, err := atom("tag:"+tagAuthority+":site/"+s.Host, "crawlsignals: "+cleanText(s.Name)+" ("+s.Host+")",
+		abs(base, dir+"feed.xml"), abs(base, dir), siteEntries(base, s))
+	if err != nil {
+		return err
+	}
+	return w.file(dir+"feed.xml", feed)
+}
+
+// safeSegment says whether s can name a folder of public/: letters,
+// digits, dots, hyphens and underscores, not starting with a dot. Hosts and
+// categories are checked when sites.toml loads; this keeps a bad one from
+// ever writing outside the output folder.
+func safeSegment(s string) bool {
+	if s == "" || s[0] == '.' || len(s) > 255 {
+		return false
+	}
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// page is what every template gets from the layout's point of view.
+type page struct {
+	Title       string
+	Description string
+	Root        string // path from the page to the site root: "./", "../", "../../"
+	Section     string // which navigation entry is the current one
+	Feed        string // the page's Atom feed, relative to the page
+	Body        template.HTML
+}
+
+func (r *Renderer) page(w writer, tmpl, rel string, data any) error {
+	b := r.buffers.Get().(*bytes.Buffer)
+	defer func() { b.Reset(); r.buffers.Put(b) }()
+	if err := r.pages[tmpl].ExecuteTemplate(b, "layout", data); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	return w.file(rel, b.Bytes())
+}
+
+// writer writes files under dir. It keeps no state of its own, so workers
+// share it.
+type writer struct {
+	dir     string
+	buffers *sync.Pool
+}
+
+func (w writer) file(rel string, data []byte) error {
 	p := filepath.Join(w.dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		w.err = err
-		return
+		return err
 	}
-	w.err = os.WriteFile(p, data, 0o644)
+	return os.WriteFile(p, data, 0o644)
 }
 
-func (w *writer) json(rel string, v any) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
+// json writes v as indented JSON without HTML escaping: the export's exact
+// shape (design §6).
+func (w writer) json(rel string, v any) error {
+	b := w.buffers.Get().(*bytes.Buffer)
+	defer func() { b.Reset(); w.buffers.Put(b) }()
+	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil && w.err == nil {
-		w.err = fmt.Errorf("%s: %w", rel, err)
-		return
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
 	}
-	w.file(rel, b.Bytes())
-}
-
-func (w *writer) page(r *Renderer, tmpl, rel string, data any) {
-	var b bytes.Buffer
-	if err := r.pages[tmpl].ExecuteTemplate(&b, "layout", data); err != nil && w.err == nil {
-		w.err = fmt.Errorf("%s: %w", rel, err)
-		return
-	}
-	w.file(rel, b.Bytes())
-}
-
-// rootFor is the relative path from a page to the site root, so the site
-// works from any folder and from file:// as well as from its domain.
-func rootFor(rel string) string {
-	return strings.Repeat("../", strings.Count(rel, "/"))
+	return w.file(rel, b.Bytes())
 }

@@ -4,7 +4,8 @@ package templates
 
 import "embed"
 
-// FS holds layout.html, one template per page kind, and style.css.
+// FS holds layout.html, parts.html, one template per page kind, style.css
+// and favicon.svg.
 //
-//go:embed *.html style.css
+//go:embed *.html style.css favicon.svg
 var FS embed.FS

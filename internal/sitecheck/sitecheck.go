@@ -1,0 +1,299 @@
+// Package sitecheck checks a built website folder the way a careful reader
+// and a strict validator would: every page well-formed (each element closed
+// where it was opened), with the landmarks and structure the design asks
+// for, and every internal link and asset resolving to a file in the folder,
+// anchors included. Tests run it on synthetic builds and on the demo.
+package sitecheck
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Check walks dir and returns every problem found, sorted, each naming the
+// file. basePath is the URL path the site is published under ("/" usually):
+// links that start with it are resolved from the folder's root.
+func Check(dir, basePath string) ([]string, error) {
+	if basePath == "" {
+		basePath = "/"
+	}
+	pages := map[string]*pageInfo{} // by slash path relative to dir
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		files = append(files, rel)
+		if strings.HasSuffix(rel, ".html") {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			pages[rel] = inspect(rel, data)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	exists := map[string]bool{}
+	for _, f := range files {
+		exists[f] = true
+	}
+	var problems []string
+	for rel, pg := range pages {
+		problems = append(problems, pg.problems...)
+		for _, l := range pg.links {
+			if msg := checkLink(rel, l, basePath, exists, pages); msg != "" {
+				problems = append(problems, rel+": "+msg)
+			}
+		}
+	}
+	sort.Strings(problems)
+	return problems, nil
+}
+
+type linkRef struct {
+	tag, attr, value string
+}
+
+type pageInfo struct {
+	ids      map[string]bool
+	links    []linkRef
+	problems []string
+}
+
+// voidElements never have an end tag.
+var voidElements = map[string]bool{"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "link": true, "meta": true, "source": true, "track": true, "wbr": true}
+
+func inspect(rel string, data []byte) *pageInfo {
+	pg := &pageInfo{ids: map[string]bool{}}
+	bad := func(format string, args ...any) {
+		pg.problems = append(pg.problems, rel+": "+fmt.Sprintf(format, args...))
+	}
+
+	// Well-formed: the tokenizer sees every tag as written; each start tag
+	// of a non-void element must be closed by its own end tag, in order.
+	z := html.NewTokenizer(bytes.NewReader(data))
+	var stack []string
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			if z.Err() != io.EOF {
+				bad("tokenizer: %v", z.Err())
+			}
+			break
+		}
+		name, _ := z.TagName()
+		tag := string(name)
+		switch tt {
+		case html.StartTagToken:
+			if !voidElements[tag] {
+				stack = append(stack, tag)
+			}
+		case html.EndTagToken:
+			if len(stack) == 0 || stack[len(stack)-1] != tag {
+				bad("</%s> closes %s", tag, top(stack))
+				if i := slices.Index(stack, tag); i >= 0 {
+					stack = stack[:i]
+				}
+				continue
+			}
+			stack = stack[:len(stack)-1]
+		case html.SelfClosingTagToken:
+			if !voidElements[tag] {
+				bad("<%s/> is not a void element", tag)
+			}
+		}
+	}
+	if len(stack) > 0 {
+		bad("elements never closed: %v", stack)
+	}
+
+	doc, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		bad("parse: %v", err)
+		return pg
+	}
+	count := map[atom.Atom]int{}
+	var skipTarget string
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			count[n.DataAtom]++
+			if id := attr(n, "id"); id != "" {
+				if pg.ids[id] {
+					bad("id %q used twice", id)
+				}
+				pg.ids[id] = true
+			}
+			for _, a := range n.Attr {
+				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+					bad("<%s> has an event handler attribute %s", n.Data, a.Key)
+				}
+				if a.Key == "href" || a.Key == "src" || a.Key == "cite" || a.Key == "action" {
+					pg.links = append(pg.links, linkRef{n.Data, a.Key, a.Val})
+				}
+			}
+			switch n.DataAtom {
+			case atom.Html:
+				if attr(n, "lang") == "" {
+					bad("<html> has no lang")
+				}
+			case atom.A:
+				if strings.Contains(" "+attr(n, "class")+" ", " skip ") && skipTarget == "" {
+					skipTarget = strings.TrimPrefix(attr(n, "href"), "#")
+				}
+			case atom.Table:
+				checkTable(n, bad)
+			case atom.Script, atom.Iframe, atom.Object, atom.Embed:
+				bad("<%s> element: pages carry no scripts or embedded content", n.Data)
+			case atom.Style:
+				bad("<style> element: the one stylesheet is style.css")
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	for _, want := range []struct {
+		a    atom.Atom
+		name string
+		min  int
+		max  int
+	}{{atom.H1, "h1", 1, 1}, {atom.Main, "main", 1, 1}, {atom.Header, "header", 1, 99}, {atom.Footer, "footer", 1, 99},
+		{atom.Nav, "nav", 1, 99}, {atom.Title, "title", 1, 1}} {
+		if n := count[want.a]; n < want.min || n > want.max {
+			bad("%d <%s> elements", n, want.name)
+		}
+	}
+	switch {
+	case skipTarget == "":
+		bad("no skip link (a.skip)")
+	case !pg.ids[skipTarget]:
+		bad("skip link target #%s does not exist", skipTarget)
+	}
+	return pg
+}
+
+// checkTable wants a caption and header cells in every table.
+func checkTable(t *html.Node, bad func(string, ...any)) {
+	var caption, th bool
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode {
+			if n.DataAtom == atom.Table && n != t {
+				return
+			}
+			caption = caption || n.DataAtom == atom.Caption
+			th = th || n.DataAtom == atom.Th
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(t)
+	if !caption {
+		bad("a table without a caption")
+	}
+	if !th {
+		bad("a table without header cells")
+	}
+}
+
+func top(stack []string) string {
+	if len(stack) == 0 {
+		return "nothing"
+	}
+	return "<" + stack[len(stack)-1] + ">"
+}
+
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// checkLink resolves one href or src of page rel. External http(s) links
+// are fine for <a> and <blockquote cite>; anything that would make the
+// browser fetch from elsewhere (a stylesheet, an image, an icon) is not.
+func checkLink(rel string, l linkRef, basePath string, exists map[string]bool, pages map[string]*pageInfo) string {
+	v := strings.TrimSpace(l.value)
+	u, err := url.Parse(v)
+	if err != nil {
+		return fmt.Sprintf("<%s %s=%q> does not parse: %v", l.tag, l.attr, v, err)
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "":
+	case "http", "https":
+		if l.tag == "a" || l.tag == "blockquote" {
+			return ""
+		}
+		return fmt.Sprintf("<%s %s=%q> makes the browser fetch from elsewhere", l.tag, l.attr, v)
+	case "mailto":
+		if l.tag == "a" {
+			return ""
+		}
+		fallthrough
+	default:
+		return fmt.Sprintf("<%s %s=%q>: scheme %q is not allowed", l.tag, l.attr, v, u.Scheme)
+	}
+	if u.Host != "" {
+		return fmt.Sprintf("<%s %s=%q> is protocol-relative: it fetches from elsewhere", l.tag, l.attr, v)
+	}
+	var target string
+	switch {
+	case u.Path == "":
+		target = rel
+	case strings.HasPrefix(u.Path, "/"):
+		if !strings.HasPrefix(u.Path, basePath) {
+			return fmt.Sprintf("%s=%q is outside the site's path %s", l.attr, v, basePath)
+		}
+		target = strings.TrimPrefix(u.Path, basePath)
+	default:
+		target = path.Dir(rel) + "/" + u.Path
+	}
+	// A directory address ends in "/" (or is the root): its index.html.
+	isDir := target == "" || strings.HasSuffix(target, "/")
+	if target = path.Clean(target); target == "." {
+		target = ""
+	}
+	if target == ".." || strings.HasPrefix(target, "../") {
+		return fmt.Sprintf("%s=%q leaves the site", l.attr, v)
+	}
+	if isDir {
+		target = strings.TrimPrefix(target+"/index.html", "/")
+	}
+	if !exists[target] {
+		return fmt.Sprintf("%s=%q: %s does not exist", l.attr, v, target)
+	}
+	if u.Fragment != "" {
+		pg := pages[target]
+		if pg == nil {
+			return fmt.Sprintf("%s=%q: fragment into %s, which is not a page", l.attr, v, target)
+		}
+		if !pg.ids[u.Fragment] {
+			return fmt.Sprintf("%s=%q: %s has no id %q", l.attr, v, target, u.Fragment)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,76 @@
+package sitecheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const good = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>T</title><link rel="stylesheet" href="../style.css"></head>
+<body><a class="skip" href="#main">Skip</a><header><nav><a href="../">Home</a> <a href="./">Here</a> <a href="../b/#x">B</a></nav></header>
+<main id="main"><h1>T</h1><table><caption>C</caption><tr><th>H</th></tr></table><a href="https://example.org/">out</a> <a href="mailto:a@b">mail</a></main>
+<footer><p>f</p></footer></body></html>`
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestGoodSitePasses(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{
+		"index.html":   strings.ReplaceAll(strings.ReplaceAll(good, `href="../`, `href="./`), `href="./b/#x"`, `href="b/#x"`),
+		"a/index.html": good,
+		"b/index.html": strings.Replace(good, `<h1>T</h1>`, `<h1 id="x">T</h1>`, 1),
+		"style.css":    "",
+	})
+	problems, err := Check(dir, "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
+	}
+}
+
+// TestProblemsAreFound: each kind of fault is reported.
+func TestProblemsAreFound(t *testing.T) {
+	cases := map[string]struct{ page, want string }{
+		"dead link":        {strings.Replace(good, `href="../b/#x"`, `href="../missing/"`, 1), "missing/index.html does not exist"},
+		"dead anchor":      {good, `has no id "x"`},
+		"leaves the site":  {strings.Replace(good, `href="../"`, `href="../../../"`, 1), "leaves the site"},
+		"two h1":           {strings.Replace(good, `<h1>T</h1>`, `<h1>T</h1><h1>U</h1>`, 1), "2 <h1> elements"},
+		"no main":          {strings.NewReplacer(`<main id="main">`, `<div id="main">`, `</main>`, `</div>`).Replace(good), "0 <main> elements"},
+		"no skip target":   {strings.Replace(good, `<main id="main">`, `<main>`, 1), "skip link target #main does not exist"},
+		"unclosed":         {strings.Replace(good, `<p>f</p>`, `<p>f`, 1), "</footer> closes <p>"},
+		"misnested":        {strings.Replace(good, `<p>f</p>`, `<p><b>f</p></b>`, 1), "</p> closes <b>"},
+		"script":           {strings.Replace(good, `<p>f</p>`, `<script>x()</script>`, 1), "<script> element"},
+		"handler":          {strings.Replace(good, `<p>f</p>`, `<p onclick="x()">f</p>`, 1), "event handler attribute onclick"},
+		"javascript link":  {strings.Replace(good, `href="mailto:a@b"`, `href="javascript:alert(1)"`, 1), `scheme "javascript" is not allowed`},
+		"external asset":   {strings.Replace(good, `href="../style.css"`, `href="https://cdn.example/s.css"`, 1), "fetch from elsewhere"},
+		"table no caption": {strings.Replace(good, `<caption>C</caption>`, ``, 1), "a table without a caption"},
+		"no lang":          {strings.Replace(good, ` lang="en"`, ``, 1), "<html> has no lang"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, map[string]string{"a/index.html": c.page, "b/index.html": good, "index.html": good, "style.css": ""})
+			problems, err := Check(dir, "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			joined := strings.Join(problems, "\n")
+			if !strings.Contains(joined, "a/index.html: ") || !strings.Contains(joined, c.want) {
+				t.Errorf("want a problem in a/index.html with %q; got:\n%s", c.want, joined)
+			}
+		})
+	}
+}

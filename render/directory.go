@@ -1,0 +1,203 @@
+package render
+
+import (
+	"slices"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// byName sorts sites as a Norwegian reader expects a list of names: Æ, Ø and
+// Å after Z, case and accents mattering only to break ties; the host breaks
+// a tie of equal names so the order never depends on the input's.
+func byName(all []*signals.Site) []*signals.Site {
+	out := slices.Clone(all)
+	c := norwegianCollator()
+	var buf collate.Buffer
+	keys := make(map[*signals.Site][]byte, len(out))
+	for _, s := range out {
+		keys[s] = slices.Clone(c.KeyFromString(&buf, s.Name))
+		buf.Reset()
+	}
+	slices.SortStableFunc(out, func(a, b *signals.Site) int {
+		if d := compareBytes(keys[a], keys[b]); d != 0 {
+			return d
+		}
+		if a.Name != b.Name {
+			return compareStrings(a.Name, b.Name)
+		}
+		return compareStrings(a.Host, b.Host)
+	})
+	return out
+}
+
+// norwegianCollator is a collator for Norwegian. x/text's tables for "no"
+// and "nb" lack the tailoring that puts Æ, Ø and Å after Z (golang/go#59908)
+// while Nynorsk's has it, and the two written standards sort alike; so when
+// the Norwegian collator gets the alphabet wrong we use Nynorsk's. The check
+// costs one comparison and lets a fixed x/text take over by itself.
+func norwegianCollator() *collate.Collator {
+	c := collate.New(language.Norwegian)
+	if c.CompareString("Å", "Z") > 0 && c.CompareString("Ø", "Æ") > 0 {
+		return c
+	}
+	return collate.New(language.MustParse("nn"))
+}
+
+func compareBytes(a, b []byte) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if a[i] != b[i] {
+			return int(a[i]) - int(b[i])
+		}
+	}
+	return len(a) - len(b)
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// counts are the numbers at the top of the directory.
+type counts struct {
+	Sites, Full, WithGaps, Open, Blocked, NotYet int
+}
+
+func (c *counts) add(s *signals.Site) {
+	c.Sites++
+	switch {
+	case s.Blocked:
+		c.Blocked++
+	case s.Batch == "":
+		c.NotYet++
+	}
+	if s.Batch != "" && !s.Blocked && len(s.NotRead) == 0 {
+		c.Full++
+	}
+	if len(s.NotRead) > 0 {
+		c.WithGaps++
+	}
+	if s.OpenByDesign.Verdict {
+		c.Open++
+	}
+}
+
+// row is one site in the directory table.
+type row struct {
+	Host, Name, Category, CategoryLabel string
+	Robots                              string // the robots.txt outcome in words
+	AI                                  string // allowed | partly | disallowed | unknown
+	Read, Gaps                          int
+	Open, Blocked                       bool
+	ReadAt                              *date
+}
+
+func rowOf(s *signals.Site) row {
+	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
+		Robots: outcomeWords(s.Robots.Outcome), AI: s.AITraining(), Read: len(s.Read), Gaps: len(s.NotRead),
+		Open: s.OpenByDesign.Verdict, Blocked: s.Blocked, ReadAt: newDate(s.ReadAt)}
+	if s.Blocked {
+		r.Robots = "not read: asked us to stop"
+	} else if s.Batch == "" {
+		r.Robots = "not read yet"
+	}
+	return r
+}
+
+// outcomeWords names a robots.txt outcome for the directory table.
+func outcomeWords(o string) string {
+	switch o {
+	case "rules":
+		return "rules"
+	case "none":
+		return "none (no file)"
+	case "disallow-all":
+		return "everything disallowed"
+	}
+	return "not read"
+}
+
+// categoryLink is one entry of the list of categories above the table.
+type categoryLink struct {
+	Name, Label string
+	Count       int
+	Current     bool
+}
+
+type directory struct {
+	page
+	Heading    string
+	AllSites   int
+	Counts     counts
+	Generated  *date
+	Categories []categoryLink
+	Category   string // the category this page lists; "" for the whole directory
+	Rows       []row
+}
+
+// directoryPages builds the directory and one page per category that has
+// sites, from the sites already sorted by name.
+func directoryPages(sorted []*signals.Site) (directory, []directory) {
+	all := directory{page: page{Title: "Directory", Root: "./", Section: "directory", Feed: "feed.xml",
+		Description: "What reviewed websites say about reuse of their data, with evidence."},
+		Heading: "Where websites share their data, and on what terms"}
+	perCat := map[string]*directory{}
+	var newest string
+	for _, s := range sorted {
+		if s.Batch > newest {
+			newest = s.Batch
+		}
+		r := rowOf(s)
+		all.Counts.add(s)
+		all.Rows = append(all.Rows, r)
+		d := perCat[s.Category]
+		if d == nil {
+			label := sites.CategoryLabel(s.Category)
+			d = &directory{page: page{Title: label, Root: "../../", Section: "directory", Feed: "../../feed.xml",
+				Description: "Sites in the category " + label + ": what they say about reuse of their data."},
+				Heading: label, Category: s.Category}
+			perCat[s.Category] = d
+		}
+		d.Counts.add(s)
+		d.Rows = append(d.Rows, r)
+	}
+	all.Generated = batchDate(newest)
+	all.AllSites = all.Counts.Sites
+	// Categories in the vocabulary's order, then any the vocabulary lacks
+	// (a newer sites.toml), in the order the sorted list meets them.
+	var order []string
+	for _, c := range sites.Categories {
+		if perCat[c.Name] != nil {
+			order = append(order, c.Name)
+		}
+	}
+	for _, s := range sorted {
+		if !slices.Contains(order, s.Category) {
+			order = append(order, s.Category)
+		}
+	}
+	var cats []directory
+	for _, name := range order {
+		d := perCat[name]
+		all.Categories = append(all.Categories, categoryLink{Name: name, Label: d.Heading, Count: d.Counts.Sites})
+	}
+	for _, name := range order {
+		d := perCat[name]
+		d.Generated = all.Generated
+		d.AllSites = all.Counts.Sites
+		for _, c := range all.Categories {
+			c.Current = c.Name == name
+			d.Categories = append(d.Categories, c)
+		}
+		cats = append(cats, *d)
+	}
+	return all, cats
+}

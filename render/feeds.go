@@ -1,0 +1,197 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/xml"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// DefaultBaseURL is where the website is published, for the few files that
+// need absolute addresses (sitemap.xml, the Atom feeds, robots.txt).
+const DefaultBaseURL = "https://crawlsignals.com/"
+
+// tagAuthority names us in the feeds' tag: URIs (RFC 4151). It is fixed, not
+// taken from the base URL, so moving the site does not change an entry's ID.
+const tagAuthority = "crawlsignals.com,2026"
+
+// baseURL parses and checks Input.BaseURL: absolute http(s), ending in "/".
+func baseURL(raw string) (*url.URL, error) {
+	if raw == "" {
+		raw = DefaultBaseURL
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("base URL %q: want an absolute http(s) address such as %s", raw, DefaultBaseURL)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u, nil
+}
+
+// abs is the absolute address of a path relative to the site root.
+func abs(base *url.URL, rel string) string {
+	return base.String() + rel
+}
+
+type atomLink struct {
+	Rel  string `xml:"rel,attr,omitempty"`
+	Type string `xml:"type,attr,omitempty"`
+	Href string `xml:"href,attr"`
+}
+
+type atomText struct {
+	Type string `xml:"type,attr,omitempty"`
+	Text string `xml:",chardata"`
+}
+
+type atomEntry struct {
+	ID      string   `xml:"id"`
+	Title   atomText `xml:"title"`
+	Updated string   `xml:"updated"`
+	Link    atomLink `xml:"link"`
+	Summary atomText `xml:"summary"`
+}
+
+type atomFeed struct {
+	XMLName xml.Name    `xml:"http://www.w3.org/2005/Atom feed"`
+	ID      string      `xml:"id"`
+	Title   atomText    `xml:"title"`
+	Updated string      `xml:"updated"`
+	Links   []atomLink  `xml:"link"`
+	Author  string      `xml:"author>name"`
+	Entries []atomEntry `xml:"entry"`
+}
+
+// feedEpoch is the updated time of a feed with no entries: fixed, because
+// a build never reads the clock.
+const feedEpoch = "1970-01-01T00:00:00Z"
+
+// siteEntries are a site's Atom entries: one for each batch that read it
+// and that we know of — the latest reading, with its counts, and each
+// earlier batch in which something changed. An entry's ID is the site and
+// the batch, so it never changes once published, and its updated time is
+// the batch's: a build never reads the clock.
+func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
+	var out []atomEntry
+	page := abs(base, "sites/"+s.Host+"/")
+	entry := func(batch, title, summary string, d *date) atomEntry {
+		return atomEntry{
+			ID:      "tag:" + tagAuthority + ":site/" + s.Host + "/batch/" + batch,
+			Title:   atomText{Text: cleanText(title)},
+			Updated: d.ISO,
+			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: page},
+			Summary: atomText{Type: "text", Text: cleanText(summary)},
+		}
+	}
+	changes := map[string]signals.Change{}
+	for _, c := range s.Changes {
+		changes[c.Batch] = c
+	}
+	if d := batchDate(s.Batch); d != nil {
+		title := fmt.Sprintf("%s read on %s: %d read, %d not read", s.Host, d.Day(), len(s.Read), len(s.NotRead))
+		summary := fmt.Sprintf("%s (%s): robots.txt %s; AI training crawlers: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
+			s.Name, s.Host, outcomeWords(s.Robots.Outcome), s.AITraining(), len(s.Read), len(s.NotRead), yesNo(s.OpenByDesign.Verdict))
+		if s.Blocked {
+			title = fmt.Sprintf("%s on %s: asked us to stop, nothing read", s.Host, d.Day())
+			summary = fmt.Sprintf("%s (%s) asked us to stop; no request is sent to it.", s.Name, s.Host)
+		}
+		if c, ok := changes[s.Batch]; ok && len(c.Items) > 0 {
+			title += fmt.Sprintf("; %d %s", len(c.Items), plural(len(c.Items), "change", "changes"))
+			summary += " Changes since the batch before: " + strings.Join(c.Items, " ")
+		}
+		out = append(out, entry(s.Batch, title, summary, d))
+	}
+	for _, c := range s.Changes {
+		d := batchDate(c.Batch)
+		if c.Batch == s.Batch || d == nil {
+			continue
+		}
+		title := fmt.Sprintf("%s changed on %s: %d %s", s.Host, d.Day(), len(c.Items), plural(len(c.Items), "change", "changes"))
+		out = append(out, entry(c.Batch, title, strings.Join(c.Items, " "), d))
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// atom writes a feed; entries newest first, ties by ID, so the bytes depend
+// only on the findings.
+func atom(id, title, self, alternate string, entries []atomEntry) ([]byte, error) {
+	slices.SortStableFunc(entries, func(a, b atomEntry) int {
+		if a.Updated != b.Updated {
+			return compareStrings(b.Updated, a.Updated)
+		}
+		return compareStrings(a.ID, b.ID)
+	})
+	f := atomFeed{ID: id, Title: atomText{Text: title}, Updated: feedEpoch, Author: "crawlsignals", Entries: entries,
+		Links: []atomLink{{Rel: "self", Type: "application/atom+xml", Href: self}, {Rel: "alternate", Type: "text/html", Href: alternate}}}
+	if len(entries) > 0 {
+		f.Updated = entries[0].Updated
+	}
+	return marshalXML(f)
+}
+
+func marshalXML(v any) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	enc := xml.NewEncoder(&b)
+	enc.Indent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+type sitemapURL struct {
+	Loc     string `xml:"loc"`
+	LastMod string `xml:"lastmod,omitempty"`
+}
+
+type sitemap struct {
+	XMLName xml.Name     `xml:"http://www.sitemaps.org/schemas/sitemap/0.9 urlset"`
+	URLs    []sitemapURL `xml:"url"`
+}
+
+// directoryCSV is the directory as a spreadsheet: one row per site, in the
+// directory's order, with the same columns as sites.json plus labels.
+func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
+	w.Write([]string{"host", "name", "category", "category_label", "robots_outcome", "ai_training",
+		"read", "not_read", "open_by_design", "blocked", "batch", "read_at", "page", "signals"})
+	for _, s := range sorted {
+		w.Write([]string{s.Host, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AITraining(),
+			strconv.Itoa(len(s.Read)), strconv.Itoa(len(s.NotRead)), strconv.FormatBool(s.OpenByDesign.Verdict),
+			strconv.FormatBool(s.Blocked), s.Batch, s.ReadAt,
+			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json")})
+	}
+	w.Flush()
+	return b.Bytes(), w.Error()
+}
+
+// ownRobots is the robots.txt of our own website: everything may be read.
+func ownRobots(base *url.URL) []byte {
+	return []byte("# crawlsignals publishes facts and quotes; read as you like.\nUser-agent: *\nAllow: /\n\nSitemap: " + abs(base, "sitemap.xml") + "\n")
+}

@@ -1,0 +1,536 @@
+package render
+
+import (
+	"html/template"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/policy"
+	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// siteView is everything a site's page shows. Site is a copy of the findings
+// with every string cleaned (cleanText); the views below are arranged for
+// reading. A new kind of finding gets its own field here and its own
+// {{define}} in site.html, called from the "content" block.
+type siteView struct {
+	page
+	Site          *signals.Site
+	CategoryLabel string
+	Home          link
+	ReadAt        *date
+	BlockedSince  *date
+	AI            aiSummary
+	Robots        robotsView
+	OtherRobots   []robotsView
+	Docs          []docView
+	OtherQuotes   []quoteView // quotes of pages not among the documents read
+	Unverified    []quoteView // curated quotes no longer found: stated, not quoted
+	Signals       signalsView
+	Open          openView
+	Licences      []licenceView
+	LookTwice     []signals.Contradiction
+	Changes       []changeView
+	LatestChange  *changeView // the change this batch brought, if any
+	Gaps          []gapView
+	GapReasons    []reasonCount
+	SiteNotes     string        // the reviewer's note from sites.toml
+	Notes         template.HTML // content/sites/HOST.md
+	Contact       string
+	Recheck       string // mailto: address, subject naming the host
+	Stop          string
+}
+
+// aiSummary is the one word on AI training crawlers, with its count.
+type aiSummary struct {
+	Word           string
+	Allowed, Total int
+}
+
+// agentRow is one crawler's line of the agents table. Its fields are its
+// own, not an embedded signals.Agent: text/template finds promoted fields
+// by a slow search, and this table has a row per agent on every page.
+type agentRow struct {
+	Token, Operator, Purpose, Note string
+	RootAllowed                    bool
+	GroupWords, LineWords          string
+}
+
+type agentGroup struct {
+	Category, Label string
+	Agents          []agentRow
+	Allowed         int // how many may read /
+}
+
+type signalView struct {
+	signals.ContentSignal
+	AppliesTo string
+}
+
+// robotsView is one host's robots.txt, as the page lays it out.
+type robotsView struct {
+	R          signals.Robots
+	Heading    string
+	ID         string // the section's id, for links
+	File       link
+	Table      bool // show the agents table (when the file has rules)
+	Open       bool // the agents table starts open (the home host's)
+	AgentsBy   []agentGroup
+	Groups     []signals.Group
+	Signals    []signalView
+	Sitemaps   []link
+	CrawlDelay string
+}
+
+type quoteView struct {
+	signals.Quote
+	Page   link
+	ReadAt *date
+}
+
+type docView struct {
+	signals.Document
+	Title, Via string
+	Source     link
+	ReadAt     *date
+	HomeOnly   bool   // the home page: read for its footer links only
+	Kind       string // page (searched for quotes) | file (for programs) | listing (a sitemap)
+	Quotes     []quoteView
+}
+
+type gapView struct {
+	signals.Gap
+	Meaning, Status, Via string
+}
+
+type reasonCount struct {
+	Code, Meaning string
+	Count         int
+}
+
+// wellKnownRow is one file of the fixed well-known list and what we found.
+type wellKnownRow struct {
+	Path  string
+	State string // published | not-published | not-read | not-planned
+	Doc   *docView
+	Gap   *gapView
+}
+
+// signalsView holds the machine-readable signals a site publishes: what we
+// found at each address of the well-known list, and what those files (and
+// response headers and meta tags) say. S is the cleaned signals.Signals; a
+// new kind of signal there needs only a {{define}} in site.html.
+type signalsView struct {
+	WellKnown []wellKnownRow
+	Published int
+	S         signals.Signals
+}
+
+type openView struct {
+	signals.OpenVerdict
+	API     *quoteView
+	Licence *quoteView
+}
+
+type licenceView struct {
+	signals.Licence
+	Page, Target link
+}
+
+type changeView struct {
+	signals.Change
+	ReadAt   *date
+	Previous *date
+}
+
+// agentCategoryLabels name the agents list's categories for readers.
+var agentCategoryLabels = map[string]string{
+	"ours":         "Our crawler",
+	"search":       "Search engines",
+	"ai-training":  "AI training",
+	"ai-assistant": "AI assistants and AI search",
+	"archive":      "Archives",
+}
+
+func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView {
+	s := cleanCopy(orig)
+	v := siteView{
+		page: page{Title: s.Name, Root: "../../", Section: "site", Feed: "feed.xml",
+			Description: "What " + s.Host + " says about reuse of its data, with evidence."},
+		Site: s, CategoryLabel: sites.CategoryLabel(s.Category), Home: linkTo(s.URL, s.Host),
+		ReadAt: newDate(s.ReadAt), BlockedSince: dayDate(s.BlockedSince),
+		SiteNotes: s.Notes, Notes: notes,
+	}
+	v.AI.Word = s.AITraining()
+	for _, a := range s.Robots.Agents {
+		if a.Category == "ai-training" {
+			v.AI.Total++
+			if a.RootAllowed {
+				v.AI.Allowed++
+			}
+		}
+	}
+	v.Robots = robotsOf(s.Robots, "robots.txt", "robots")
+	for i, r := range s.OtherRobots {
+		v.OtherRobots = append(v.OtherRobots, robotsOf(r, "robots.txt of "+r.Host, "robots-"+strconv.Itoa(i+2)))
+	}
+
+	docs := map[string]int{}
+	for _, d := range s.Read {
+		dv := docView{Document: d, Title: firstOf(d.Title, d.LinkText, shortURL(d.URL)), Via: viaWords(d.FoundVia, d.LinkText),
+			Source: linkTo(d.URL, ""), ReadAt: newDate(d.ReadAt), HomeOnly: d.FoundVia == "home", Kind: docKind(d.FoundVia)}
+		docs[d.URL] = len(v.Docs)
+		v.Docs = append(v.Docs, dv)
+	}
+	for _, q := range s.Quotes {
+		qv := quoteOf(q)
+		switch i, ok := docs[q.URL]; {
+		case !q.Verified:
+			v.Unverified = append(v.Unverified, qv)
+		case ok:
+			v.Docs[i].Quotes = append(v.Docs[i].Quotes, qv)
+		default:
+			v.OtherQuotes = append(v.OtherQuotes, qv)
+		}
+	}
+
+	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
+	v.Signals = signalsOf(s, v.Docs, v.Gaps)
+	v.Open = openOf(s.OpenByDesign)
+	for _, l := range s.Licences {
+		v.Licences = append(v.Licences, licenceView{Licence: l, Page: linkTo(l.URL, shortURL(l.URL)), Target: linkTo(l.LinksTo, "")})
+	}
+	v.LookTwice = s.Contradictions
+	for _, c := range s.Changes {
+		v.Changes = append(v.Changes, changeView{Change: c, ReadAt: newDate(c.ReadAt), Previous: batchDate(c.Previous)})
+	}
+	for i := range v.Changes {
+		if v.Changes[i].Batch == s.Batch {
+			v.LatestChange = &v.Changes[i]
+		}
+	}
+	v.Contact = contact
+	v.Recheck = mailto(contact, "Re-check "+s.Host)
+	v.Stop = mailto(contact, "Stop "+s.Host)
+	return v
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func quoteOf(q signals.Quote) quoteView {
+	return quoteView{Quote: q, Page: linkTo(q.URL, shortURL(q.URL)), ReadAt: newDate(q.ReadAt)}
+}
+
+// docKind sorts read documents by what we do with them: pages are searched
+// for quotes; well-known files and llms.txt are read as signals; a sitemap
+// is a listing we only check answers.
+func docKind(via string) string {
+	switch via {
+	case "well-known", "llms":
+		return "file"
+	case "robots-named":
+		return "listing"
+	}
+	return "page"
+}
+
+// shortURL is an address as a link text: host and path, without the scheme.
+func shortURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	s := u.Host + u.EscapedPath()
+	if u.RawQuery != "" {
+		s += "?" + u.RawQuery
+	}
+	return s
+}
+
+// mailto is a mailto: link to addr with a subject; "" without an address.
+func mailto(addr, subject string) string {
+	if addr == "" {
+		return ""
+	}
+	return (&url.URL{Scheme: "mailto", Opaque: addr, RawQuery: "subject=" + url.PathEscape(subject)}).String()
+}
+
+func robotsOf(r signals.Robots, heading, id string) robotsView {
+	v := robotsView{R: r, Heading: heading, ID: id, File: linkTo(r.URL, ""),
+		Table: r.Outcome == "rules" && len(r.Agents) > 0, Open: id == "robots"}
+	if r.CrawlDelaySeconds != nil {
+		v.CrawlDelay = seconds(*r.CrawlDelaySeconds)
+	}
+	byCat := map[string]*agentGroup{}
+	var order []string
+	for _, a := range r.Agents {
+		g := byCat[a.Category]
+		if g == nil {
+			label := agentCategoryLabels[a.Category]
+			if label == "" {
+				label = a.Category
+			}
+			g = &agentGroup{Category: a.Category, Label: label}
+			byCat[a.Category] = g
+			order = append(order, a.Category)
+		}
+		g.Agents = append(g.Agents, agentRow{Token: a.Agent, Operator: a.Operator, Purpose: a.Purpose, Note: a.Note,
+			RootAllowed: a.RootAllowed, GroupWords: groupWords(a.Group), LineWords: lineWords(a)})
+		if a.RootAllowed {
+			g.Allowed++
+		}
+	}
+	// The agents list's own category order first, then any other.
+	slices.SortStableFunc(order, func(a, b string) int { return catRank(a) - catRank(b) })
+	for _, c := range order {
+		v.AgentsBy = append(v.AgentsBy, *byCat[c])
+	}
+	v.Groups = r.Groups
+	for _, c := range r.ContentSignals {
+		sv := signalView{ContentSignal: c, AppliesTo: strings.Join(c.Agents, ", ")}
+		if sv.AppliesTo == "" {
+			sv.AppliesTo = "outside any group"
+		}
+		v.Signals = append(v.Signals, sv)
+	}
+	for _, m := range r.Sitemaps {
+		v.Sitemaps = append(v.Sitemaps, linkTo(m, ""))
+	}
+	return v
+}
+
+func catRank(c string) int {
+	if i := slices.Index(robots.Categories, c); i >= 0 {
+		return i
+	}
+	return len(robots.Categories)
+}
+
+// jsonFileView is a well-known JSON file with its heading, for the
+// "json-file" template.
+type jsonFileView struct {
+	ID, Title string
+	F         *signals.JSONFile
+}
+
+func jsonFile(id, title string, f *signals.JSONFile) jsonFileView {
+	return jsonFileView{ID: id, Title: title, F: f}
+}
+
+// tdmSource says where a TDMRep statement was made.
+func tdmSource(src string) string {
+	switch src {
+	case "well-known":
+		return "in /.well-known/tdmrep.json"
+	case "header":
+		return "in an HTTP header"
+	case "meta":
+		return "in an HTML meta tag"
+	}
+	return "in " + src
+}
+
+// topicWords names a quote's topic for readers.
+func topicWords(t string) string {
+	switch t {
+	case signals.TopicLicence:
+		return "Licence"
+	case signals.TopicAPI:
+		return "API, feed or export"
+	case signals.TopicReuse:
+		return "Reuse"
+	case signals.TopicScraping:
+		return "Scraping and automated access"
+	case signals.TopicAI:
+		return "AI, text and data mining"
+	case "":
+		return "Quote"
+	}
+	return t
+}
+
+func seconds(f float64) string {
+	return strconv.FormatFloat(f, 'f', -1, 64) + " s"
+}
+
+func groupWords(g string) string {
+	switch g {
+	case "own":
+		return "its own group"
+	case "star":
+		return "the * group"
+	case "none":
+		return "no group applies"
+	}
+	return g
+}
+
+func lineWords(a signals.Agent) string {
+	if a.Line > 0 {
+		return "line " + strconv.Itoa(a.Line)
+	}
+	if a.RootAllowed {
+		return "none matches"
+	}
+	return "—"
+}
+
+func gapsOf(gaps []signals.Gap) ([]gapView, []reasonCount) {
+	meaning := map[string]string{}
+	rank := map[string]int{}
+	for i, r := range evidence.Reasons() {
+		meaning[r.Code] = r.Meaning
+		rank[r.Code] = i
+	}
+	var out []gapView
+	counts := map[string]int{}
+	for _, g := range gaps {
+		gv := gapView{Gap: g, Meaning: meaning[g.Reason], Via: viaWords(g.FoundVia, g.LinkText)}
+		switch g.FoundVia {
+		case "home":
+			gv.Via = "the home page, planned for its footer links"
+		case "robots":
+			gv.Via = "robots.txt, asked for first"
+		}
+		if gv.Meaning == "" {
+			gv.Meaning = "A reason not in our vocabulary: " + g.Reason + "."
+		}
+		switch {
+		case g.Status != 0 && g.Detail != "" && !strings.Contains(g.Detail, strconv.Itoa(g.Status)):
+			gv.Status = "HTTP " + strconv.Itoa(g.Status) + "; " + g.Detail
+		case g.Detail != "":
+			gv.Status = g.Detail
+		case g.Status != 0:
+			gv.Status = "HTTP " + strconv.Itoa(g.Status)
+		default:
+			gv.Status = "—"
+		}
+		counts[g.Reason]++
+		out = append(out, gv)
+	}
+	// By reason in the vocabulary's order, then by address: the same gaps
+	// always read the same way.
+	slices.SortStableFunc(out, func(a, b gapView) int {
+		ra, oka := rank[a.Reason]
+		rb, okb := rank[b.Reason]
+		if !oka {
+			ra = len(rank)
+		}
+		if !okb {
+			rb = len(rank)
+		}
+		if ra != rb {
+			return ra - rb
+		}
+		if a.Reason != b.Reason {
+			return compareStrings(a.Reason, b.Reason)
+		}
+		return compareStrings(a.URL, b.URL)
+	})
+	var rc []reasonCount
+	for _, g := range out {
+		if len(rc) == 0 || rc[len(rc)-1].Code != g.Reason {
+			rc = append(rc, reasonCount{Code: g.Reason, Meaning: g.Meaning, Count: counts[g.Reason]})
+		}
+	}
+	return out, rc
+}
+
+// signalsOf says, for each file of the well-known list, whether the site
+// publishes it: read (found via the well-known list or as llms.txt), not
+// published (404/410), or not read by us (a gap).
+func signalsOf(s *signals.Site, docs []docView, gaps []gapView) signalsView {
+	v := signalsView{S: s.Signals}
+	for _, p := range policy.WellKnown {
+		row := wellKnownRow{Path: p, State: "not-planned"}
+		for i := range docs {
+			if (docs[i].FoundVia == "well-known" || docs[i].FoundVia == "llms") && pathOf(docs[i].URL) == p {
+				row.State, row.Doc = "published", &docs[i]
+				break
+			}
+		}
+		if row.Doc == nil {
+			for _, u := range s.NotPublished {
+				if pathOf(u) == p {
+					row.State = "not-published"
+					break
+				}
+			}
+		}
+		if row.State == "not-planned" {
+			for i := range gaps {
+				if pathOf(gaps[i].URL) == p {
+					row.State, row.Gap = "not-read", &gaps[i]
+					break
+				}
+			}
+		}
+		if row.State == "published" {
+			v.Published++
+		}
+		v.WellKnown = append(v.WellKnown, row)
+	}
+	return v
+}
+
+func pathOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Path
+}
+
+func openOf(o signals.OpenVerdict) openView {
+	v := openView{OpenVerdict: o}
+	if o.API != nil {
+		q := quoteOf(*o.API)
+		v.API = &q
+	}
+	if o.Licence != nil {
+		q := quoteOf(*o.Licence)
+		v.Licence = &q
+	}
+	return v
+}
+
+// viaWords says how we came to read (or plan) an address.
+func viaWords(via, text string) string {
+	switch via {
+	case "robots":
+		return "robots.txt, read first"
+	case "home":
+		return "home page, read for its footer links only"
+	case "footer":
+		if text == "" {
+			return "linked from the footer"
+		}
+		return "linked from the footer as “" + text + "”"
+	case "hop":
+		if text == "" {
+			return "linked from a page we read"
+		}
+		return "linked from a page we read, as “" + text + "”"
+	case "well-known":
+		return "well-known file"
+	case "llms":
+		return "llms.txt"
+	case "robots-named":
+		return "named in robots.txt"
+	case "approved":
+		return "address approved by a person"
+	}
+	return via
+}
