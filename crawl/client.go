@@ -24,6 +24,49 @@ const (
 	RequestTimeout = policy.RequestTimeout
 )
 
+// Timeouts are the guarded client's limits on one request. PolicyTimeouts are
+// the promises of design §2.2; lower values exist for tests of the fixture web
+// only (see ClientOptions.Timeouts).
+type Timeouts struct {
+	Connect time.Duration // TCP connect, name resolution included
+	TLS     time.Duration // TLS handshake
+	Header  time.Duration // from the request sent to the response headers
+	Request time.Duration // the whole request, body included
+	// A body that brings fewer than MinBytes in a Window (counted from the
+	// headers, window after window) is abandoned as too slow.
+	Window   time.Duration
+	MinBytes int64
+}
+
+// PolicyTimeouts returns the timeouts every request to the real web gets.
+func PolicyTimeouts() Timeouts {
+	return Timeouts{
+		Connect: ConnectTimeout, TLS: TLSTimeout, Header: HeaderTimeout, Request: RequestTimeout,
+		Window: policy.TransferWindow, MinBytes: policy.TransferMinBytes,
+	}
+}
+
+// orPolicy fills the zero fields of t from the policy.
+func (t Timeouts) orPolicy() Timeouts {
+	p := PolicyTimeouts()
+	for _, f := range []struct{ v, def *time.Duration }{
+		{&t.Connect, &p.Connect}, {&t.TLS, &p.TLS}, {&t.Header, &p.Header}, {&t.Request, &p.Request}, {&t.Window, &p.Window},
+	} {
+		if *f.v <= 0 {
+			*f.v = *f.def
+		}
+	}
+	if t.MinBytes <= 0 {
+		t.MinBytes = p.MinBytes
+	}
+	return t
+}
+
+// Resolver looks up a host's addresses; *net.Resolver is one.
+type Resolver interface {
+	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
+}
+
 // ClientOptions configure the guarded client.
 type ClientOptions struct {
 	// Resolve maps a reviewed host to the address to dial instead of asking
@@ -31,52 +74,203 @@ type ClientOptions struct {
 	Resolve map[string]string
 	// RootCAs, when set, replaces the system roots (the fixture web's own CA).
 	RootCAs *x509.CertPool
+	// Resolver answers DNS questions for hosts that are not mapped; nil:
+	// net.DefaultResolver. Tests give a fake one to show the guard.
+	Resolver Resolver
+
+	// Timeouts, for tests only, replaces the policy timeouts (its zero fields
+	// keep the policy value) for requests that cannot leave the machine: to a
+	// host mapped by Resolve to a loopback address, or through Transport.
+	// Every other request keeps the policy timeouts, whatever this says.
+	Timeouts Timeouts
+	// Transport, for tests only, carries every request instead of the
+	// network (fixture.Server.Transport, which also works inside a
+	// testing/synctest bubble). Nothing is dialed, so the address guard has
+	// nothing to check; the timeouts and the transfer floor still apply.
+	Transport http.RoundTripper
 }
 
 // NewClient returns the honest client of design §2.2: HTTP/1.1, certificate
 // checks on, no cookies, no automatic redirects or decompression (both are
-// done by hand so that every hop is checked and every byte is counted), and
-// a dial-time guard against private and loopback addresses.
+// done by hand so that every hop is checked and every byte is counted), the
+// timeouts of the policy and a floor on the transfer rate, and a dial-time
+// guard against private and loopback addresses.
 func NewClient(opts ClientOptions) *http.Client {
-	guarded := &net.Dialer{Timeout: ConnectTimeout, Control: refusePrivate}
-	mapped := &net.Dialer{Timeout: ConnectTimeout}
-	dial := func(ctx context.Context, network, addr string) (net.Conn, error) {
-		host, _, err := net.SplitHostPort(addr)
-		if err != nil {
-			return nil, err
-		}
-		if to, ok := opts.Resolve[strings.ToLower(host)]; ok {
-			return mapped.DialContext(ctx, network, to)
-		}
-		return guarded.DialContext(ctx, network, addr)
+	g := &guard{
+		resolve:  map[string]string{},
+		loopback: map[string]bool{},
+		resolver: opts.Resolver,
+		policy:   PolicyTimeouts(),
+		test:     opts.Timeouts.orPolicy(),
 	}
-	transport := &http.Transport{
-		DialContext:           dial,
-		TLSClientConfig:       &tls.Config{RootCAs: opts.RootCAs, MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:   TLSTimeout,
-		ResponseHeaderTimeout: HeaderTimeout,
+	if g.resolver == nil {
+		g.resolver = net.DefaultResolver
+	}
+	for h, to := range opts.Resolve {
+		h = strings.ToLower(h)
+		g.resolve[h] = to
+		g.loopback[h] = LoopbackTarget(to)
+	}
+	if opts.Transport != nil {
+		g.memory = opts.Transport
+	} else {
+		g.real = g.transport(g.policy, opts.RootCAs)
+		if g.test != g.policy {
+			g.testReal = g.transport(g.test, opts.RootCAs)
+		}
+	}
+	return &http.Client{
+		Transport: g,
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+		// No Client.Timeout: guard.RoundTrip keeps the whole-request limit
+		// of the request's destination, body included, and says so in its
+		// error. Jar nil: no cookies are kept.
+	}
+}
+
+// guard is the client's RoundTripper: it picks the timeouts of the request's
+// destination, keeps the whole-request limit and the transfer floor, and
+// dials through the address guard.
+type guard struct {
+	resolve  map[string]string // host → IP:PORT (-resolve)
+	loopback map[string]bool   // mapped hosts whose target is loopback
+	resolver Resolver
+	policy   Timeouts
+	test     Timeouts // for requests that cannot leave the machine
+
+	real     *http.Transport   // policy timeouts
+	testReal *http.Transport   // test timeouts, for loopback-mapped hosts; nil when the same
+	memory   http.RoundTripper // ClientOptions.Transport
+}
+
+// timeoutsFor returns the limits of a request to host: the policy's, unless
+// the request cannot leave the machine.
+func (g *guard) timeoutsFor(host string) Timeouts {
+	if g.memory != nil || g.loopback[strings.ToLower(host)] {
+		return g.test
+	}
+	return g.policy
+}
+
+func (g *guard) transport(t Timeouts, roots *x509.CertPool) *http.Transport {
+	return &http.Transport{
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			return g.dial(ctx, network, addr, t.Connect)
+		},
+		TLSClientConfig:       &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12},
+		TLSHandshakeTimeout:   t.TLS,
+		ResponseHeaderTimeout: t.Header,
 		DisableCompression:    true,
 		ForceAttemptHTTP2:     false,
 		// A non-nil empty map turns HTTP/2 off: one plain exchange at a time.
 		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{},
 		MaxIdleConnsPerHost: 1,
 		IdleConnTimeout:     30 * time.Second,
-	}
-	return &http.Client{
-		Transport: transport,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-		Timeout: RequestTimeout,
+		Proxy:               nil, // never through a proxy: the guard must see the real address
 	}
 }
 
-// errForbiddenAddress is returned when a name resolves to an address we
-// never contact (loopback, private, link-local, shared, multicast …).
-var errForbiddenAddress = errors.New("address is not public")
+// Errors of the guard; the crawler records them as no-answer.
+var (
+	errForbiddenAddress = errors.New("address is not public")
+	errHeaderTimeout    = errors.New("no response headers in time")
+	errRequestTimeout   = errors.New("the whole request took too long")
+	errTooSlow          = errors.New("the body arrived too slowly")
+)
 
-// refusePrivate runs after DNS resolution, on the very address being dialed,
-// so a name that re-resolves to a private address (DNS rebinding) is caught.
+func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
+	t := g.timeoutsFor(req.URL.Hostname())
+	ctx, cancel := context.WithCancelCause(req.Context())
+	whole := time.AfterFunc(t.Request, func() {
+		cancel(fmt.Errorf("%w (limit %s)", errRequestTimeout, t.Request))
+	})
+	stopAll := func() { whole.Stop(); cancel(context.Canceled) }
+
+	var rt http.RoundTripper
+	var headers *time.Timer
+	switch {
+	case g.memory != nil:
+		// Nothing is dialed in memory: the whole wait is for the headers.
+		rt = g.memory
+		headers = time.AfterFunc(t.Header, func() {
+			cancel(fmt.Errorf("%w (limit %s)", errHeaderTimeout, t.Header))
+		})
+	case g.testReal != nil && g.loopback[strings.ToLower(req.URL.Hostname())]:
+		rt = g.testReal
+	default:
+		rt = g.real
+	}
+	resp, err := rt.RoundTrip(req.WithContext(ctx))
+	if headers != nil {
+		headers.Stop()
+	}
+	if err != nil {
+		err = guardCause(ctx, err)
+		stopAll()
+		return nil, err
+	}
+	resp.Body = newFloorBody(resp.Body, ctx, cancel, stopAll, t)
+	return resp, nil
+}
+
+// dial connects to addr through the guard: a mapped host goes to its mapped
+// target; any other name is resolved here, and every address it resolves to
+// must be public, checked again on the very address dialed (so a name that
+// re-resolves to a private address, DNS rebinding, is caught).
+func (g *guard) dial(ctx context.Context, network, addr string, timeout time.Duration) (net.Conn, error) {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	if to, ok := g.resolve[strings.ToLower(host)]; ok {
+		var d net.Dialer
+		return d.DialContext(ctx, network, to)
+	}
+	guarded := &net.Dialer{Control: refusePrivate}
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return guarded.DialContext(ctx, network, netip.AddrPortFrom(ip, mustPort(port)).String())
+	}
+	lookup := "ip"
+	switch network {
+	case "tcp4":
+		lookup = "ip4"
+	case "tcp6":
+		lookup = "ip6"
+	}
+	ips, err := g.resolver.LookupNetIP(ctx, lookup, host)
+	if err != nil {
+		return nil, fmt.Errorf("looking up %s: %w", host, err)
+	}
+	if len(ips) == 0 {
+		return nil, fmt.Errorf("looking up %s: no address", host)
+	}
+	for _, ip := range ips {
+		if !PublicAddr(ip) {
+			return nil, fmt.Errorf("%s resolves to %s: %w", host, ip, errForbiddenAddress)
+		}
+	}
+	var last error
+	for _, ip := range ips {
+		c, err := guarded.DialContext(ctx, network, netip.AddrPortFrom(ip, mustPort(port)).String())
+		if err == nil {
+			return c, nil
+		}
+		last = err
+	}
+	return nil, last
+}
+
+func mustPort(p string) uint16 {
+	var n uint16
+	fmt.Sscanf(p, "%d", &n)
+	return n
+}
+
+// refusePrivate runs on the very address being dialed, after resolution.
 func refusePrivate(network, address string, _ syscall.RawConn) error {
 	ap, err := netip.ParseAddrPort(address)
 	if err != nil {

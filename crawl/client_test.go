@@ -2,12 +2,20 @@ package crawl
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
 	"testing"
+	"testing/fstest"
+	"testing/synctest"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/fixture"
+	"github.com/crawlsignals/crawlsignals/policy"
 )
 
 func TestPublicAddr(t *testing.T) {
@@ -70,5 +78,135 @@ func TestClientDoesNotFollowRedirects(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusFound {
 		t.Errorf("status %d: the client followed a redirect by itself", resp.StatusCode)
+	}
+}
+
+// Lower timeouts reach only requests that cannot leave the machine: a
+// host mapped to loopback, or the in-memory transport. Any other request
+// keeps the policy's, whatever the options say.
+func TestTimeoutsLowerOnlyOnLoopback(t *testing.T) {
+	short := Timeouts{Connect: time.Second, TLS: time.Second, Header: time.Second, Request: 2 * time.Second, Window: time.Second, MinBytes: 1}
+	c := NewClient(ClientOptions{Timeouts: short, Resolve: map[string]string{
+		"lo.test": "127.0.0.1:8443", "far.test": "10.0.0.1:443", "pub.test": "93.184.215.14:443",
+	}})
+	g := c.Transport.(*guard)
+	for host, want := range map[string]Timeouts{
+		"lo.test": short, "LO.test": short, "far.test": PolicyTimeouts(), "pub.test": PolicyTimeouts(), "dns.test": PolicyTimeouts(),
+	} {
+		if got := g.timeoutsFor(host); got != want {
+			t.Errorf("timeoutsFor(%s) = %+v, want %+v", host, got, want)
+		}
+	}
+	if g.real.TLSHandshakeTimeout != TLSTimeout || g.real.ResponseHeaderTimeout != HeaderTimeout || g.policy.Request != RequestTimeout {
+		t.Errorf("the real transport does not keep the policy: TLS %s, headers %s, request %s", g.real.TLSHandshakeTimeout, g.real.ResponseHeaderTimeout, g.policy.Request)
+	}
+	if g.testReal == nil || g.testReal.ResponseHeaderTimeout != time.Second {
+		t.Errorf("loopback transport: %+v", g.testReal)
+	}
+	if c.Jar != nil || g.real.Proxy != nil || !g.real.DisableCompression || g.real.TLSNextProto == nil {
+		t.Error("the client keeps cookies, uses a proxy, decompresses by itself or may speak HTTP/2")
+	}
+	// Zero fields keep the policy; no override at all builds no second transport.
+	if got := (Timeouts{Header: time.Second}).orPolicy(); got.Request != RequestTimeout || got.Header != time.Second || got.MinBytes != PolicyTimeouts().MinBytes {
+		t.Errorf("orPolicy = %+v", got)
+	}
+	if NewClient(ClientOptions{}).Transport.(*guard).testReal != nil {
+		t.Error("a client without test timeouts has a second transport")
+	}
+}
+
+// HTTP/1.1 over TLS even when the server offers HTTP/2, and no cookie kept.
+func TestClientHTTP11NoCookies(t *testing.T) {
+	var cookies []string
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		cookies = append(cookies, r.Header.Get("Cookie"))
+		http.SetCookie(w, &http.Cookie{Name: "spor", Value: "1"})
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	c := NewClient(ClientOptions{Resolve: map[string]string{"example.com": srv.Listener.Addr().String()}, RootCAs: roots})
+	for range 2 {
+		resp, err := c.Get("https://example.com/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.ProtoMajor != 1 {
+			t.Errorf("spoke %s", resp.Proto)
+		}
+	}
+	if len(cookies) != 2 || cookies[1] != "" {
+		t.Errorf("cookies sent: %q", cookies)
+	}
+}
+
+// The whole-request limit and the transfer floor, with the policy's values,
+// in virtual time through the in-memory transport.
+func TestRequestLimitsInVirtualTime(t *testing.T) {
+	body := strings.Repeat("x", 20000)
+	web := fstest.MapFS{
+		"slow.test/_fixture.toml": {Data: []byte("[\"/drypp.txt\"]\ntrickle = \"1s\"\n\n[\"/sakte.txt\"]\ntrickle = \"4ms\"\n")},
+		"slow.test/drypp.txt":     {Data: []byte(body)},
+		"slow.test/sakte.txt":     {Data: []byte(body)},
+	}
+	for _, tc := range []struct {
+		path string
+		want error
+		took time.Duration
+	}{
+		// A byte a second: under 1 KiB in the first 5 s window.
+		{"/drypp.txt", errTooSlow, policy.TransferWindow},
+		// 250 bytes a second keeps the floor, but 20000 bytes take 80 s: cut at 60 s.
+		{"/sakte.txt", errRequestTimeout, RequestTimeout},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			srv, err := fixture.New(web)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := NewClient(ClientOptions{Transport: srv.Transport()})
+			start := time.Now()
+			resp, err := c.Get("https://slow.test" + tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !errors.Is(err, tc.want) {
+				t.Errorf("%s: err = %v, want %v", tc.path, err, tc.want)
+			}
+			if el := time.Since(start); el != tc.took {
+				t.Errorf("%s: cut after %s, want %s", tc.path, el, tc.took)
+			}
+		})
+	}
+}
+
+// Certificates are checked: the fixture web's own authority is trusted only
+// when given, and a failed handshake is no answer, not a request.
+func TestClientChecksCertificates(t *testing.T) {
+	srv, err := fixture.New(fstest.MapFS{"tls.test/index.html": {Data: []byte("<!DOCTYPE html><title>TLS</title>")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, roots, err := srv.StartTLS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	resolve := map[string]string{"tls.test": addr}
+	if _, err := NewClient(ClientOptions{Resolve: resolve}).Get("https://tls.test/"); err == nil || !strings.Contains(err.Error(), "certificate") {
+		t.Errorf("without the fixture's authority: err = %v, want a certificate error", err)
+	}
+	resp, err := NewClient(ClientOptions{Resolve: resolve, RootCAs: roots}).Get("https://tls.test/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if n := len(srv.Log()); n != 1 {
+		t.Errorf("server log has %d requests, want 1 (a failed handshake is not a request)", n)
 	}
 }

@@ -2,6 +2,34 @@
 // (robots.txt first, the home page's footer, one hop, the well-known files,
 // approved addresses), fetched under the politeness rules of §2.2, each
 // exchange kept as evidence. It is the only package that touches the network.
+//
+// How the rules are kept, and the choices the design left open:
+//
+//   - Pacing (pacer.go): one clock per host for the whole batch, whatever
+//     the scheme; one request at a time; from the end of one request to the
+//     start of the next at least the floor (2 s), raised to robots.txt's
+//     Crawl-delay (our group's, else *'s; fractions kept) and held back by
+//     Retry-After. A request we hung up on before its body ended counts as
+//     ending hangUpGrace (0.5 s) later, because the server's side of it
+//     ends only when our reset reaches it.
+//   - Concurrency (Run): every site runs at once, each strictly serial;
+//     Config.Workers bounds the requests on the wire over all hosts, and a
+//     host waiting out its clock holds no worker, so the batch takes about
+//     as long as its slowest host (the politeness floor).
+//   - 429 and 503 (follow): Retry-After in seconds or as a date (measured
+//     from the answer's Date and from our clock, the longer wait wins);
+//     retried once when the wait is at most 5 min, 60 s when no
+//     Retry-After is given; a longer wait stops the host for the run. Not
+//     retried for robots.txt, which is then robots-unavailable.
+//   - The guarded client (client.go, floor.go): policy timeouts, a transfer
+//     floor (1 KiB per 5 s window, so a trickle holds a host for 5 s, not
+//     60), HTTP/1.1, no cookies, no proxy, no automatic redirects or
+//     decompression, and every resolved address checked at dial time.
+//   - Content-Type decides before the body is read; bodies are read to the
+//     10 MB cap and a byte more, never further, and decoded to the cap.
+//   - Bot challenges (challenge.go): strong markers only, whatever the
+//     status; never retried, kept as evidence, never read as content.
+//   - Two timeouts or connection failures in a row stop a host.
 package crawl
 
 import (
@@ -39,9 +67,17 @@ type Config struct {
 	MinDelay time.Duration // 0: MinDelayFloor
 	// Resolve maps reviewed hosts to IP:PORT (the fixture web on loopback).
 	Resolve map[string]string
-	Workers int // sites crawled at once; 0: 8
-	Client  *http.Client
-	Logger  *slog.Logger
+	// Workers is how many requests the batch has in flight at once, over
+	// all hosts; 0: 8. Each host is always one request at a time, and a
+	// host waiting out its delay holds no worker, so a few workers keep many
+	// hosts at their politeness pace.
+	Workers int
+	// MaxOpenSites is how many sites are in progress at once (each holds
+	// its evidence file open); 0: all selected sites. Below the number of
+	// sites, the batch takes longer than the politeness floor.
+	MaxOpenSites int
+	Client       *http.Client
+	Logger       *slog.Logger
 	// Progress receives one line per site as it finishes; nil: none.
 	Progress io.Writer
 }
@@ -51,6 +87,7 @@ type Crawler struct {
 	cfg   Config
 	list  *sites.List
 	pacer *pacer
+	slots chan struct{} // one token per request in flight (Workers)
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -92,7 +129,7 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 			}
 		}
 	}
-	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay)}, nil
+	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay), slots: make(chan struct{}, cfg.Workers)}, nil
 }
 
 // Select returns the sites named by only (any of their hosts), or all.
@@ -152,27 +189,30 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	dir := filepath.Join(c.cfg.Batches, batch)
 	sum := &Summary{Batch: batch, Dir: dir}
 
-	jobs := make(chan *sites.Site)
-	results := make(chan SiteResult)
-	var wg sync.WaitGroup
-	for range min(c.cfg.Workers, len(selected)) {
-		wg.Go(func() {
-			for s := range jobs {
-				results <- c.crawlSite(ctx, dir, batch, s)
-			}
-		})
+	// Every site runs on its own goroutine (at most MaxOpenSites at once);
+	// what bounds the work is the request slots, taken only while a request
+	// is on the wire, so a host waiting out its clock costs no worker.
+	open := len(selected)
+	if n := c.cfg.MaxOpenSites; n > 0 && n < open {
+		open = n
 	}
+	results := make(chan SiteResult)
 	go func() {
-		defer close(jobs)
+		var wg sync.WaitGroup
+		defer func() { wg.Wait(); close(results) }()
+		gate := make(chan struct{}, max(open, 1))
 		for _, s := range selected {
 			select {
-			case jobs <- s:
+			case gate <- struct{}{}:
 			case <-ctx.Done():
 				return
 			}
+			wg.Go(func() {
+				defer func() { <-gate }()
+				results <- c.crawlSite(ctx, dir, batch, s)
+			})
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
 
 	var failed []error
 	for r := range results {

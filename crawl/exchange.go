@@ -16,10 +16,18 @@ import (
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/policy"
+	"github.com/crawlsignals/crawlsignals/robots"
 )
 
 // MaxBody is the most we read of one answer, before and after decoding (design §2.2).
 const MaxBody = policy.MaxBody
+
+// hangUpGrace is added to the end of a request we hung up on before its
+// body ended (over the cap, a type we do not read, too slow, an error): the
+// server learns of it only when our reset reaches it and its next write
+// fails, so its side of the request ends a moment after ours. The host's
+// clock counts from the later end, so the floor holds on the server's side.
+const hangUpGrace = 500 * time.Millisecond
 
 // errEvidence marks a failure to write evidence: the run must not go on
 // reading what it cannot keep.
@@ -29,17 +37,29 @@ var errEvidence = errors.New("evidence not written")
 type answer struct {
 	url         string
 	status      int
+	header      http.Header
 	contentType string
 	location    string        // set for a redirect status with a Location
 	retryAfter  time.Duration // for 429/503: -1 when not given
 	body        []byte        // decoded, at most MaxBody
 	tooLarge    bool
 	encodingErr string
+	challenge   string // the marker of a bot challenge or block page; "" when none
+}
+
+// wait is how long a 429 or 503 asks us to wait before the retry.
+func (a *answer) wait() time.Duration {
+	if a.retryAfter < 0 {
+		return NoHeaderRetry
+	}
+	return a.retryAfter
 }
 
 // exchange makes one paced GET and records it as evidence. The body is read
 // only when we will read its content type (decided from the headers first),
-// or always for robots.txt.
+// or always for robots.txt. The host's turn is held from the start of the
+// request to the end of its body; a request slot of the batch (Workers) only
+// while the request is on the wire, not while the host's clock is waited out.
 func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, host string, always bool) (*answer, error) {
 	if r.werr != nil {
 		return nil, r.werr
@@ -48,9 +68,19 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 	if err != nil {
 		return nil, err
 	}
+	select {
+	case r.c.slots <- struct{}{}:
+	case <-ctx.Done():
+		done(0, 0)
+		return nil, ctx.Err()
+	}
+	release := func(hold, settle time.Duration) {
+		<-r.c.slots
+		done(hold, settle)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, rawURL, nil)
 	if err != nil {
-		done(0)
+		release(0, 0)
 		return nil, err
 	}
 	req.Header.Set("User-Agent", UserAgent)
@@ -69,33 +99,37 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 		"found-via": a.FoundVia, "address": a.URL,
 	}}
 	if err != nil {
-		done(0)
+		release(0, hangUpGrace) // the server may still be working on it
 		raw.Err = err.Error()
 		r.record(a, raw)
 		return nil, fmt.Errorf("%s: %w", rawURL, unwrapURLError(err))
 	}
-	ans := &answer{url: rawURL, status: resp.StatusCode, contentType: resp.Header.Get("Content-Type"), retryAfter: -1}
+	ans := &answer{url: rawURL, status: resp.StatusCode, header: resp.Header, contentType: resp.Header.Get("Content-Type"), retryAfter: -1}
 	if isRedirect(resp.StatusCode) {
 		ans.location = resp.Header.Get("Location")
 	}
 	hold := time.Duration(0)
 	if resp.StatusCode == 429 || resp.StatusCode == 503 {
-		ans.retryAfter = retryAfter(resp.Header.Get("Retry-After"), time.Now())
-		hold = ans.retryAfter
-		if hold < 0 {
-			hold = NoHeaderRetry
-		}
+		ans.retryAfter = retryAfterFrom(resp.Header, time.Now())
+		hold = ans.wait()
 	}
+	// The Content-Type decides before a byte of the body is read: an answer
+	// of a type we do not read costs nothing beyond its headers. (A challenge
+	// marked in the headers is known here too.)
 	readIt := always || !(resp.StatusCode >= 200 && resp.StatusCode < 300 && extract.Kind(ans.contentType) == "")
 	var body []byte
 	var readErr error
 	if readIt {
-		body, raw.Truncated, readErr = readCapped(resp.Body, MaxBody)
+		body, raw.Truncated, readErr = readCapped(resp.Body, MaxBody, resp.ContentLength)
 	} else {
 		raw.Meta["body"] = "not read: content type we do not read"
 	}
 	resp.Body.Close()
-	done(hold)
+	settle := time.Duration(0)
+	if !readIt && resp.ContentLength != 0 || raw.Truncated || readErr != nil {
+		settle = hangUpGrace // we hung up on a body still coming
+	}
+	release(hold, settle)
 	raw.IP = remote
 	raw.Response, raw.Body = resp, body
 	if readErr != nil {
@@ -105,12 +139,22 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 		return nil, err
 	}
 	if readErr != nil {
-		return nil, fmt.Errorf("%s: reading body: %w", rawURL, readErr)
+		return nil, fmt.Errorf("%s: reading body: %w", rawURL, unwrapURLError(readErr))
 	}
 	ans.tooLarge = raw.Truncated
-	if !ans.tooLarge && len(body) > 0 {
-		ans.body, ans.tooLarge, ans.encodingErr = decode(body, resp.Header.Get("Content-Encoding"))
+	if len(body) > 0 && (!raw.Truncated || always) {
+		// A page past the cap is a gap, not decoded. robots.txt is read as
+		// far as RFC 9309 reads it (its first 500 KiB, and a byte to know
+		// there was more), however long or however compressed.
+		limit := int64(MaxBody)
+		if always {
+			limit = robots.MaxBytes + 1
+		}
+		var big bool
+		ans.body, big, ans.encodingErr = decode(body, resp.Header.Get("Content-Encoding"), limit)
+		ans.tooLarge = ans.tooLarge || big && !always
 	}
+	ans.challenge, _ = challengeOf(ans.status, resp.Header, ans.body)
 	return ans, nil
 }
 
@@ -139,18 +183,45 @@ func isRedirect(status int) bool {
 	return false
 }
 
-// readCapped reads at most max bytes; truncated reports that more followed.
-func readCapped(r io.Reader, max int64) (body []byte, truncated bool, err error) {
-	body, err = io.ReadAll(io.LimitReader(r, max+1))
-	if int64(len(body)) > max {
-		return body[:max], true, err
+// readCapped reads at most max bytes; truncated reports that more followed
+// (one byte past the cap is read to know it, never more). size is the
+// announced length (-1 when unknown): when it fits under the cap the buffer
+// is made once. The buffer never grows past max+1 bytes, so no body is held
+// beyond the cap, however it is sent.
+func readCapped(r io.Reader, max, size int64) (body []byte, truncated bool, err error) {
+	limit := int(max) + 1
+	start := 64 << 10
+	if size >= 0 && size < int64(limit) {
+		start = int(size) + 1 // +1: room to see EOF without growing
 	}
-	return body, false, err
+	buf := make([]byte, 0, min(start, limit))
+	for len(buf) < limit {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(2*cap(buf), limit))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, rerr := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			err = rerr
+			break
+		}
+	}
+	if len(buf) > int(max) {
+		return buf[:max], true, err
+	}
+	return buf, false, err
 }
 
-// decode undoes the Content-Encoding we accept, stopping at MaxBody so a
-// decompression bomb costs no more than the cap.
-func decode(body []byte, encoding string) (out []byte, tooLarge bool, problem string) {
+// decode undoes the Content-Encoding we accept, stopping at limit bytes so
+// a decompression bomb costs no more than the cap. Past the limit it returns
+// the first limit bytes and tooLarge; on a broken stream, what came before
+// the break and the problem.
+func decode(body []byte, encoding string, limit int64) (out []byte, tooLarge bool, problem string) {
 	var rd io.Reader
 	switch strings.ToLower(strings.TrimSpace(encoding)) {
 	case "", "identity":
@@ -166,12 +237,12 @@ func decode(body []byte, encoding string) (out []byte, tooLarge bool, problem st
 	default:
 		return nil, false, "content encoding " + encoding
 	}
-	out, truncated, err := readCapped(rd, MaxBody)
+	out, truncated, err := readCapped(rd, limit, -1)
 	if truncated {
-		return nil, true, ""
+		return out, true, ""
 	}
 	if err != nil {
-		return nil, false, "compressed body cannot be read: " + err.Error()
+		return out, false, "compressed body cannot be read: " + err.Error()
 	}
 	return out, false, ""
 }

@@ -39,15 +39,20 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 		return nil
 	}
 	a.Status, a.FinalURL, a.ContentType = ans.status, ans.url, ans.contentType
+	if ans.challenge != "" {
+		// Kept as evidence of the block, never read as content.
+		r.gap(a, evidence.ReasonBotChallenge, fmt.Sprintf("HTTP %d: %s", ans.status, ans.challenge))
+		return nil
+	}
 	switch s := ans.status; {
 	case s >= 200 && s < 300:
 		kind := extract.Kind(ans.contentType)
 		switch {
 		case kind == "":
-			r.gap(a, evidence.ReasonFormat, "content type "+orNone(ans.contentType))
+			r.gap(a, evidence.ReasonFormat, "content type "+orNone(ans.contentType)+" (decided from the headers; the body was not read)")
 			return nil
 		case ans.tooLarge:
-			r.gap(a, evidence.ReasonTooLarge, fmt.Sprintf("more than %d MB", MaxBody>>20))
+			r.gap(a, evidence.ReasonTooLarge, fmt.Sprintf("more than %d MB (reading stopped at the cap)", MaxBody>>20))
 			return nil
 		case ans.encodingErr != "":
 			r.gap(a, evidence.ReasonFormat, ans.encodingErr)
@@ -76,7 +81,9 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 		}
 		r.gap(a, evidence.ReasonNotFound, fmt.Sprintf("HTTP %d", s))
 	case s == 429 || s == 503:
-		r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("HTTP %d again after the one retry", s))
+		r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("still HTTP %d after the one retry, %s after the first answer", s, waitWords(ans)))
+	case s >= 300 && s < 400:
+		r.gap(a, evidence.ReasonServerError, fmt.Sprintf("HTTP %d without a usable Location", s))
 	case s >= 400 && s < 500:
 		r.gap(a, evidence.ReasonRefused, fmt.Sprintf("HTTP %d", s))
 	default:
@@ -96,13 +103,20 @@ func (r *siteRun) fetchRobots(ctx context.Context, a *evidence.Address) *answer 
 	return ans
 }
 
-// follow requests a's address and its redirects by hand. Each hop must be on
-// a reviewed host and, when checkRobots is set, allowed by that host's
-// robots.txt; each is paced by its host's clock. It returns the final answer,
-// or nil after recording a gap on a.
-func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots bool) *answer {
+// follow requests a's address and its redirects by hand, at most
+// MaxRedirects of them. Each hop must be on a reviewed host and allowed by
+// that host's robots.txt (fetched first, on that host's clock); each request
+// is paced by its host's clock. For a page (isPage), a 429 or 503 is retried
+// once when its wait is at most MaxRetryWait, and stops the host otherwise.
+// For robots.txt (not isPage) the first hops on its own host are the
+// robots.txt being fetched, so they are not checked against it, and nothing
+// is retried. A bot challenge ends the chain: it is never retried or
+// worked around. follow returns the final answer, or nil after recording a
+// gap on a.
+func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) *answer {
 	a.FetchedAt = time.Now().UTC()
 	cur := a.URL
+	first, _ := url.Parse(a.URL)
 	seen := map[string]bool{}
 	retried := false
 	for hop := 0; ; {
@@ -113,22 +127,30 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots b
 		}
 		host := strings.ToLower(u.Hostname())
 		if !r.site.Reviewed(host) {
-			r.gap(a, evidence.ReasonOffList, host+" is not a reviewed host of this site")
+			if hop > 0 {
+				r.gap(a, evidence.ReasonOffList, fmt.Sprintf("redirected to %s; %s is not a reviewed host of this site, so it was not contacted", cur, host))
+			} else {
+				r.gap(a, evidence.ReasonOffList, host+" is not a reviewed host of this site")
+			}
 			return nil
 		}
 		if why := r.down[host]; why != "" {
 			r.gap(a, evidence.ReasonStopped, why)
 			return nil
 		}
-		if checkRobots {
-			hs := r.robotsFor(ctx, u.Scheme, host)
+		// A robots.txt fetch does not wait for the robots.txt it is fetching:
+		// hops on its own host, and a hop to another host's /robots.txt, go
+		// as they are. Any other hop of it is checked like a page's.
+		ownRobots := !isPage && (first != nil && strings.EqualFold(first.Hostname(), host) || u.Path == "/robots.txt")
+		if !ownRobots {
+			hs := r.robotsFor(ctx, u)
 			if hs.reason != "" {
 				r.gap(a, hs.reason, hs.detail)
 				return nil
 			}
 			if hs.file != nil {
 				if ok, line := hs.file.Allowed(Token, cur); !ok {
-					r.gap(a, evidence.ReasonRobotsDisallowed, fmt.Sprintf("%s line %d disallows %s", hs.robotsURL, line, Token))
+					r.gap(a, evidence.ReasonRobotsDisallowed, fmt.Sprintf("%s line %d disallows %s for %s", hs.robotsURL, line, u.RequestURI(), Token))
 					return nil
 				}
 			}
@@ -137,7 +159,7 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots b
 				return nil
 			}
 		}
-		ans, err := r.exchange(ctx, a, cur, host, !checkRobots)
+		ans, err := r.exchange(ctx, a, cur, host, !isPage)
 		if err != nil {
 			if ctx.Err() != nil || errors.Is(err, errEvidence) {
 				r.gap(a, evidence.ReasonNoAnswer, err.Error())
@@ -145,12 +167,15 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots b
 			}
 			r.failures[host]++
 			if r.failures[host] >= stopAfter {
-				r.down[host] = fmt.Sprintf("%s stopped answering (%d failures in a row)", host, stopAfter)
+				r.down[host] = fmt.Sprintf("%s stopped answering (%d timeouts or connection failures in a row); not tried again in this run", host, stopAfter)
 			}
 			r.gap(a, evidence.ReasonNoAnswer, err.Error())
 			return nil
 		}
 		r.failures[host] = 0
+		if ans.challenge != "" {
+			return ans
+		}
 		if loc := ans.location; loc != "" {
 			seen[cur] = true
 			next, err := u.Parse(loc)
@@ -160,7 +185,7 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots b
 			}
 			next.Fragment = ""
 			if hop++; hop > MaxRedirects {
-				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects", MaxRedirects))
+				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects (the next would have been %s)", MaxRedirects, next))
 				return nil
 			}
 			if seen[next.String()] {
@@ -170,21 +195,29 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, checkRobots b
 			cur = next.String()
 			continue
 		}
-		if checkRobots && (ans.status == 429 || ans.status == 503) && !retried {
-			wait := ans.retryAfter
-			if wait < 0 {
-				wait = NoHeaderRetry
-			}
-			if wait > MaxRetryWait {
-				r.down[host] = fmt.Sprintf("%s asked us to wait %s, longer than we wait", host, wait.Round(time.Second))
-				r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("HTTP %d with Retry-After %s", ans.status, wait.Round(time.Second)))
+		if isPage && (ans.status == 429 || ans.status == 503) {
+			if wait := ans.wait(); wait > MaxRetryWait {
+				// The pacer holds the host back for the wait anyway; no
+				// request goes to it again in this run.
+				r.down[host] = fmt.Sprintf("%s asked us to wait %s (HTTP %d), longer than the %s we wait; not tried again in this run", host, waitWords(ans), ans.status, MaxRetryWait)
+				r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("HTTP %d asked us to wait %s, longer than the %s we wait", ans.status, waitWords(ans), MaxRetryWait))
 				return nil
 			}
-			retried = true // the pacer already holds the host back for wait
-			continue
+			if !retried {
+				retried = true // the pacer already holds the host back for the wait
+				continue
+			}
 		}
 		return ans
 	}
+}
+
+// waitWords says how long an answer asked us to wait, and how it said so.
+func waitWords(ans *answer) string {
+	if ans.retryAfter < 0 {
+		return fmt.Sprintf("%s (no Retry-After: we wait %s)", NoHeaderRetry, NoHeaderRetry)
+	}
+	return fmt.Sprintf("%s (Retry-After: %s)", ans.retryAfter, ans.header.Get("Retry-After"))
 }
 
 func orNone(s string) string {
@@ -192,6 +225,25 @@ func orNone(s string) string {
 		return "(none given)"
 	}
 	return s
+}
+
+// retryAfterFrom reads the Retry-After of an answer received at now: delta
+// seconds, or an HTTP date. A date is measured from the answer's own Date
+// header as well as from our clock, and the longer wait wins, so a clock
+// that differs from the server's never makes us come early. It returns -1
+// when the header is absent or unreadable.
+func retryAfterFrom(h http.Header, now time.Time) time.Duration {
+	v := strings.TrimSpace(h.Get("Retry-After"))
+	d := retryAfter(v, now)
+	if d < 0 {
+		return d
+	}
+	if at, err := http.ParseTime(v); err == nil {
+		if sent, err := http.ParseTime(h.Get("Date")); err == nil && at.Sub(sent) > d {
+			d = at.Sub(sent)
+		}
+	}
+	return d
 }
 
 // retryAfter parses a Retry-After value: delta-seconds or an HTTP date.
@@ -211,7 +263,10 @@ func retryAfter(v string, now time.Time) time.Duration {
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
 			// HTTP dates have whole seconds: round up so we never come early.
-			return d.Truncate(time.Second) + time.Second
+			if d%time.Second != 0 {
+				d = d.Truncate(time.Second) + time.Second
+			}
+			return d
 		}
 		return 0
 	}

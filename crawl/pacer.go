@@ -50,9 +50,10 @@ func (p *pacer) raise(host string, d time.Duration) {
 
 // wait takes the host's turn, sleeping until its clock allows a request.
 // The returned done must be called when the request has ended (body read
-// or abandoned); it stamps the end time and, with retryAfter > 0, holds the
-// host back at least that long from now.
-func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter time.Duration), err error) {
+// or abandoned); it stamps the end time, later by settle when the server may
+// still be busy with it, and, with retryAfter > 0, holds the host back at
+// least that long from then.
+func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter, settle time.Duration), err error) {
 	c := p.clock(host)
 	select {
 	case c.turn <- struct{}{}:
@@ -76,8 +77,8 @@ func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter tim
 			return nil, ctx.Err()
 		}
 	}
-	return func(retryAfter time.Duration) {
-		c.lastEnd = time.Now()
+	return func(retryAfter, settle time.Duration) {
+		c.lastEnd = time.Now().Add(max(settle, 0))
 		if retryAfter > 0 {
 			c.notBefore = c.lastEnd.Add(retryAfter)
 		}

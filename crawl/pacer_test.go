@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"net/http"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -24,7 +25,7 @@ func TestPacerKeepsFloorFromEndToStart(t *testing.T) {
 			starts = append(starts, time.Now())
 			time.Sleep(700 * time.Millisecond) // the request takes a while
 			ends = append(ends, time.Now())
-			done(0)
+			done(0, 0)
 		}
 		for i := 1; i < len(starts); i++ {
 			if gap := starts[i].Sub(ends[i-1]); gap != 2*time.Second {
@@ -44,7 +45,7 @@ func TestPacerHostsAreIndependent(t *testing.T) {
 			wg.Go(func() {
 				for range 2 {
 					done, _ := p.wait(ctx, h)
-					done(0)
+					done(0, 0)
 				}
 			})
 		}
@@ -74,7 +75,7 @@ func TestPacerOneRequestAtATime(t *testing.T) {
 				mu.Lock()
 				inFlight--
 				mu.Unlock()
-				done(0)
+				done(0, 0)
 			})
 		}
 		wg.Wait()
@@ -91,19 +92,19 @@ func TestPacerRaiseAndRetryAfter(t *testing.T) {
 		p.raise("a.test", 4500*time.Millisecond) // Crawl-delay: 4.5
 		p.raise("a.test", time.Second)           // never shortened
 		done, _ := p.wait(ctx, "a.test")
-		done(0)
+		done(0, 0)
 		t0 := time.Now()
 		done, _ = p.wait(ctx, "a.test")
 		if gap := time.Since(t0); gap != 4500*time.Millisecond {
 			t.Errorf("Crawl-delay 4.5: waited %s", gap)
 		}
-		done(30 * time.Second) // Retry-After: 30
+		done(30*time.Second, 0) // Retry-After: 30
 		t1 := time.Now()
 		done, _ = p.wait(ctx, "a.test")
 		if gap := time.Since(t1); gap != 30*time.Second {
 			t.Errorf("Retry-After 30: waited %s, want exactly 30s", gap)
 		}
-		done(0)
+		done(0, 0)
 	})
 }
 
@@ -111,7 +112,7 @@ func TestPacerWaitHonoursCancel(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		p := newPacer(time.Minute)
 		done, _ := p.wait(context.Background(), "a.test")
-		done(0)
+		done(0, 0)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		if _, err := p.wait(ctx, "a.test"); err == nil {
@@ -122,7 +123,7 @@ func TestPacerWaitHonoursCancel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		done(0)
+		done(0, 0)
 	})
 }
 
@@ -138,12 +139,42 @@ func TestRetryAfter(t *testing.T) {
 		{"-5", -1},
 		{"soon", -1},
 		{"3.5", -1},
-		{"Tue, 01 Dec 2026 06:00:10 GMT", 11 * time.Second}, // rounded up: never early
+		{"Tue, 01 Dec 2026 06:00:10 GMT", 10 * time.Second},
 		{"Tue, 01 Dec 2026 05:59:00 GMT", 0},
 	}
 	for _, c := range cases {
 		if got := retryAfter(c.in, now); got != c.want {
 			t.Errorf("retryAfter(%q) = %s, want %s", c.in, got, c.want)
 		}
+	}
+	// A date is whole seconds: between seconds, round the wait up, never down.
+	if got := retryAfter("Tue, 01 Dec 2026 06:00:10 GMT", now.Add(300*time.Millisecond)); got != 10*time.Second {
+		t.Errorf("retryAfter 9.7s away = %s, want 10s", got)
+	}
+}
+
+// A Retry-After date is measured from the answer's Date as well as from our
+// clock; the longer wait wins, so a clock ahead of the server's does not
+// make us come early.
+func TestRetryAfterDateAgainstServerDate(t *testing.T) {
+	now := time.Date(2026, 12, 1, 6, 0, 0, 0, time.UTC)
+	h := http.Header{
+		"Retry-After": {"Tue, 01 Dec 2026 06:00:05 GMT"},
+		"Date":        {"Tue, 01 Dec 2026 05:59:58 GMT"}, // the server's clock is 2 s behind ours
+	}
+	if got := retryAfterFrom(h, now); got != 7*time.Second {
+		t.Errorf("wait = %s, want 7s (the date is 7 s after the server's Date)", got)
+	}
+	h.Set("Date", "Tue, 01 Dec 2026 06:00:03 GMT") // the server is ahead: our clock says longer
+	if got := retryAfterFrom(h, now); got != 5*time.Second {
+		t.Errorf("wait = %s, want 5s", got)
+	}
+	h.Set("Retry-After", "120")
+	if got := retryAfterFrom(h, now); got != 120*time.Second {
+		t.Errorf("delta seconds: wait = %s", got)
+	}
+	h.Del("Retry-After")
+	if got := retryAfterFrom(h, now); got != -1 {
+		t.Errorf("no Retry-After: %s, want -1", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
@@ -34,13 +35,15 @@ func sortHosts(hs []evidence.HostRobots) {
 	sort.Slice(hs, func(i, j int) bool { return hs[i].Host < hs[j].Host })
 }
 
-// robotsFor returns the host's state, fetching its robots.txt first when
-// this is the first time the run meets the host (design §2 item 1).
-func (r *siteRun) robotsFor(ctx context.Context, scheme, host string) *hostState {
+// robotsFor returns the state of the host of page, fetching its robots.txt
+// (same scheme and authority as page) first when this is the first time the
+// run meets the host (design §2 item 1).
+func (r *siteRun) robotsFor(ctx context.Context, page *url.URL) *hostState {
+	host := strings.ToLower(page.Hostname())
 	if hs, ok := r.hosts[host]; ok {
 		return hs
 	}
-	u := url.URL{Scheme: scheme, Host: host, Path: "/robots.txt"}
+	u := url.URL{Scheme: page.Scheme, Host: strings.ToLower(page.Host), Path: "/robots.txt"}
 	hs := &hostState{robotsURL: u.String()}
 	r.hosts[host] = hs
 	a := r.plan(evidence.Address{URL: hs.robotsURL, FoundVia: "robots"})
@@ -60,8 +63,23 @@ func (r *siteRun) robotsFor(ctx context.Context, scheme, host string) *hostState
 		}
 		return hs
 	}
+	if got.challenge != "" {
+		// A bot challenge in place of robots.txt: whatever its status,
+		// everything on the host is disallowed (design §2.3).
+		hs.outcome, hs.reason = robots.Challenged()
+		r.gap(a, evidence.ReasonBotChallenge, fmt.Sprintf("HTTP %d: %s", got.status, got.challenge))
+		hs.detail = fmt.Sprintf("robots.txt answered with a bot challenge (HTTP %d: %s): everything on the host is disallowed", got.status, got.challenge)
+		return hs
+	}
 	outcome, reason := robots.FromStatus(got.status)
 	hs.outcome, hs.reason = outcome, reason
+	if outcome == robots.Rules && got.encodingErr != "" && len(got.body) == 0 {
+		// A file we cannot decode is not "no rules": when in doubt, we do not fetch.
+		hs.outcome, hs.reason = robots.DisallowAll, evidence.ReasonRobotsUnavailable
+		r.gap(a, evidence.ReasonRobotsUnavailable, "robots.txt "+got.encodingErr)
+		hs.detail = "robots.txt could not be read (" + got.encodingErr + "): everything on the host is disallowed"
+		return hs
+	}
 	switch outcome {
 	case robots.Rules:
 		hs.file = robots.Parse(got.body)

@@ -104,7 +104,7 @@ func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Sit
 // robots.txt of each host comes first, on demand, before any other request.
 func (r *siteRun) run(ctx context.Context) {
 	if u, err := url.Parse(r.site.URL); err == nil {
-		r.robotsFor(ctx, u.Scheme, r.site.Host)
+		r.robotsFor(ctx, u)
 	}
 	home := r.plan(evidence.Address{URL: r.site.URL, FoundVia: "home"})
 	var footer []*fetched

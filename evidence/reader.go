@@ -188,7 +188,9 @@ func readOptions() []gowarc.WarcRecordOption {
 // checks the digests while reading (it reads the whole block to do so) and
 // the gzip CRC when the member ends. done releases the record and the file.
 func readRecordAt(path string, offset int64) (rec gowarc.Record, done func(), err error) {
+	gowarcOptionsMu.Lock()
 	r, err := gowarc.NewWarcFileReader(path, offset, readOptions()...)
+	gowarcOptionsMu.Unlock()
 	if err != nil {
 		return gowarc.Record{}, nil, err
 	}

@@ -116,7 +116,9 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 // buildHTTP builds a request or response record whose block is head
 // followed by body.
 func (w *Writer) buildHTTP(typ gowarc.RecordType, target string, x RawExchange, head, body []byte) (gowarc.WarcRecord, error) {
+	gowarcOptionsMu.Lock()
 	rb := gowarc.NewRecordBuilder(typ, recordOptions()...)
+	gowarcOptionsMu.Unlock()
 	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
 	rb.AddWarcHeaderTime(gowarc.WarcDate, x.Time)
 	rb.AddWarcHeader(gowarc.ContentType, "application/http;msgtype="+strings.ToLower(typ.String()))
@@ -180,7 +182,9 @@ func (w *Writer) buildMetadata(target string, x RawExchange, req, resp gowarc.Wa
 		f.add(k, x.Meta[k])
 	}
 
+	gowarcOptionsMu.Lock()
 	rb := gowarc.NewRecordBuilder(gowarc.Metadata, recordOptions()...)
+	gowarcOptionsMu.Unlock()
 	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
 	rb.AddWarcHeaderTime(gowarc.WarcDate, x.Time)
 	rb.AddWarcHeader(gowarc.ContentType, gowarc.ApplicationWarcFields)

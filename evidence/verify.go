@@ -120,7 +120,9 @@ func scanWARC(path string) *warcScan {
 // returns that record's offset and the error.
 func (s *warcScan) scanFrom(f *os.File, size, offset int64) (int64, error) {
 	// A SectionReader seeks but does not close: the file stays ours.
+	gowarcOptionsMu.Lock()
 	r, err := gowarc.NewWarcFileReaderFromStream(io.NewSectionReader(f, 0, size), offset, readOptions()...)
+	gowarcOptionsMu.Unlock()
 	if err != nil {
 		return offset, err
 	}
@@ -196,7 +198,9 @@ func nextReadable(f *os.File, size, from int64) (int64, bool) {
 }
 
 func readable(f *os.File, size, offset int64) bool {
+	gowarcOptionsMu.Lock()
 	r, err := gowarc.NewWarcFileReaderFromStream(io.NewSectionReader(f, 0, size), offset, readOptions()...)
+	gowarcOptionsMu.Unlock()
 	if err != nil {
 		return false
 	}

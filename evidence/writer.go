@@ -3,6 +3,7 @@ package evidence
 import (
 	"bufio"
 	"compress/gzip"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -44,7 +45,6 @@ type Writer struct {
 	file *os.File
 	buf  *bufio.Writer
 	out  *countingWriter // counts bytes handed to buf: the file offset
-	gz   *gzip.Writer    // reused for every member: one record per member
 
 	marshaler  gowarc.Marshaler
 	warcinfoID string
@@ -57,6 +57,18 @@ type Writer struct {
 	err    error // first write error; the file is then unusable
 	closed bool
 }
+
+// gzipPool shares compressors between Writers: a gzip.Writer holds about a
+// megabyte, and a large batch has a thousand sites open at once, each
+// writing a record only every few seconds.
+//
+// Evidence is kept for years and written at crawl pace, so size matters
+// more than speed: the default level (tens of MB/s, see BenchmarkRecord)
+// is far faster than pages arrive.
+var gzipPool = sync.Pool{New: func() any {
+	gz, _ := gzip.NewWriterLevel(nil, gzip.DefaultCompression)
+	return gz
+}}
 
 // recordOptions are the gowarc options for every record we build: WARC/1.1,
 // sha256 block and payload digests computed by gowarc, and any problem it
@@ -71,7 +83,25 @@ func recordOptions() []gowarc.WarcRecordOption {
 		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
 		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
 		gowarc.WithBlockErrorPolicy(gowarc.ErrWarn),
+		gowarc.WithRecordIdFunc(newRecordID),
 	}
+}
+
+// gowarcOptionsMu serialises gowarc's option constructors: each one writes
+// a package-wide uuid setting, which is a data race when sites write and
+// read evidence concurrently. Every gowarc.New… call here holds it.
+var gowarcOptionsMu sync.Mutex
+
+// newRecordID makes a WARC-Record-ID (a random UUID URN) without the uuid
+// package's shared pool, which gowarc's default generator reads unlocked.
+func newRecordID() (string, error) {
+	var b [16]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", err
+	}
+	b[6] = b[6]&0x0f | 0x40 // version 4
+	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
+	return fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
 }
 
 // Create starts the WARC of site in batchDir (created if needed), under a
@@ -121,13 +151,10 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 		return nil, fmt.Errorf("evidence: %w", err)
 	}
 	w.file = f
-	w.buf = bufio.NewWriterSize(f, 256<<10)
+	// Many sites are open at once in a large batch; a small buffer keeps
+	// each open Writer cheap (the file is synced at Close anyway).
+	w.buf = bufio.NewWriterSize(f, 32<<10)
 	w.out = &countingWriter{w: w.buf}
-	// Evidence is kept for years and written at crawl pace (a page every
-	// 2 s or more per host), so size matters more than speed: the default
-	// level (tens of MB/s, see BenchmarkRecord) is far faster than pages
-	// arrive.
-	w.gz, _ = gzip.NewWriterLevel(nil, gzip.DefaultCompression)
 
 	if err := w.writeWarcinfo(info); err != nil {
 		_ = w.Abort()
@@ -164,7 +191,9 @@ func (w *Writer) writeWarcinfo(info map[string]string) error {
 	for _, k := range slices.Sorted(maps.Keys(info)) {
 		f.add(k, info[k]) // names checked by Create
 	}
+	gowarcOptionsMu.Lock()
 	rb := gowarc.NewRecordBuilder(gowarc.Warcinfo, recordOptions()...)
+	gowarcOptionsMu.Unlock()
 	rb.AddWarcHeaderTime(gowarc.WarcDate, time.Now())
 	rb.AddWarcHeader(gowarc.WarcFilename, warcName(w.site))
 	rb.AddWarcHeader(gowarc.ContentType, gowarc.ApplicationWarcFields)
@@ -210,9 +239,11 @@ func (w *Writer) writeMember(rec gowarc.WarcRecord) (int64, error) {
 		rec.WarcHeader().SetId(gowarc.WarcWarcinfoID, w.warcinfoID)
 	}
 	offset := w.out.n
-	w.gz.Reset(w.out)
-	_, _, err := w.marshaler.Marshal(w.gz, rec, 0)
-	err = errors.Join(err, w.gz.Close())
+	gz := gzipPool.Get().(*gzip.Writer)
+	defer gzipPool.Put(gz)
+	gz.Reset(w.out)
+	_, _, err := w.marshaler.Marshal(gz, rec, 0)
+	err = errors.Join(err, gz.Close())
 	if err != nil {
 		w.err = fmt.Errorf("evidence: %s: writing record at offset %d: %w", w.openPath, offset, err)
 		return 0, w.err

@@ -29,6 +29,11 @@ const (
 	TLSTimeout     = 10 * time.Second
 	HeaderTimeout  = 15 * time.Second
 	RequestTimeout = 60 * time.Second
+	// A body must bring at least TransferMinBytes in every TransferWindow after
+	// the headers (about 200 bytes a second), or it is abandoned: a server that
+	// trickles cannot hold a host for the whole RequestTimeout.
+	TransferWindow   = 5 * time.Second
+	TransferMinBytes = 1 << 10
 )
 
 // WellKnown is the fixed list of design §2 item 5, fetched from the home host.
@@ -46,10 +51,10 @@ func Rules() []string {
 		"We fetch robots.txt of a host first, before any other request to it, and obey it for every page and every redirect.",
 		"One request at a time per host, and at least 2 seconds from the end of one request to the start of the next; longer when robots.txt asks with Crawl-delay. A Crawl-delay longer than 5 minutes means we do not read the host.",
 		"We follow at most 5 redirects, by hand, each to a reviewed host that robots.txt allows.",
-		"When a site answers 429 or 503 we wait exactly as long as Retry-After asks, never less, and retry once; a longer wait than 5 minutes stops the host for the run.",
+		"When a site answers 429 or 503 we wait exactly as long as Retry-After asks, never less, and retry once (after 60 s when it does not say); a longer wait than 5 minutes stops the host for the run.",
 		"A host that fails to answer twice in a row is not tried again in the run.",
 		"We read only text pages (HTML, plain text, JSON, XML) and PDF, at most 10 MB each, deciding from the Content-Type before reading the body.",
-		"Timeouts: connect 10 s, TLS 10 s, response headers 15 s, whole request 60 s.",
+		"Timeouts: connect 10 s, TLS 10 s, response headers 15 s, whole request 60 s; a body that brings less than 1 KiB in 5 s is abandoned.",
 		"No JavaScript, no cookies kept, no forms, no logins, no evasion. A page we are refused is never fetched another way.",
 		"We contact only the hostnames reviewed for each site, never private or loopback addresses, and never a site that asked us to stop.",
 		"At most 40 addresses per site in one batch.",

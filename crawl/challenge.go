@@ -1,0 +1,93 @@
+package crawl
+
+import (
+	"bytes"
+	"html"
+	"net/http"
+	"strings"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+// challengeScan is how much of a body the challenge markers are looked for
+// in: challenge and block pages are small, and their markers come early.
+const challengeScan = 128 << 10
+
+// challengeOf reports whether an answer is an anti-bot challenge or block
+// page (design §2.4 bot-challenge), whatever its status, 200 included, and
+// says which marker showed it. body is the decoded body, or nil when it was
+// not read (then only headers can tell).
+//
+// Only strong markers count: what the vendors put on their challenge and
+// block pages, never what they put on the ordinary pages they protect. A
+// page that merely loads a vendor's script (Cloudflare's challenge-platform
+// script, DataDome's tags.js, PerimeterX's main.min.js, Imperva's resource
+// script on a page with text, a DDoS-Guard or Sucuri Server header) is read
+// as usual.
+func challengeOf(status int, h http.Header, body []byte) (marker string, ok bool) {
+	if strings.EqualFold(strings.TrimSpace(h.Get("Cf-Mitigated")), "challenge") {
+		return "Cloudflare challenge (cf-mitigated: challenge)", true
+	}
+	if h.Get("X-Amzn-Waf-Action") != "" && (status == http.StatusAccepted || status == http.StatusMethodNotAllowed) {
+		return "AWS WAF " + strings.ToLower(h.Get("X-Amzn-Waf-Action")) + " (x-amzn-waf-action, HTTP " + http.StatusText(status) + ")", true
+	}
+	if len(body) == 0 {
+		return "", false
+	}
+	b := body[:min(len(body), challengeScan)]
+	has := func(s string) bool { return bytes.Contains(b, []byte(s)) }
+	title := pageTitle(b)
+	switch {
+	case title == "Just a moment..." || title == "Just a moment…":
+		return `Cloudflare interstitial ("Just a moment...")`, true
+	case has("window._cf_chl_opt"):
+		return "Cloudflare challenge script (_cf_chl_opt)", true
+	case strings.HasPrefix(title, "Attention Required! | Cloudflare"):
+		return "Cloudflare block page (Attention Required!)", true
+	case has("captcha-delivery.com") && (has("var dd=") || has("/captcha/?initialCid") || has("ct.captcha-delivery.com/c.js\"")):
+		// The block page's own script or frame, not a privacy notice naming the domain.
+		return "DataDome block page (captcha-delivery.com)", true
+	case has(`id="px-captcha"`) || has("_pxCaptcha"):
+		return "PerimeterX block page (px-captcha)", true
+	case strings.Contains(title, "Access Denied") && has("Reference #"):
+		return `Akamai block page ("Access Denied", "Reference #")`, true
+	case has("Incapsula incident ID"):
+		return "Imperva block page (Incapsula incident ID)", true
+	case has("_Incapsula_Resource") && almostNoText(b, h.Get("Content-Type")):
+		return "Imperva challenge (_Incapsula_Resource on an empty page)", true
+	case strings.Contains(title, "Sucuri WebSite Firewall"):
+		return "Sucuri WebSite Firewall block page", true
+	case has("sucuri_cloudproxy_js"):
+		return "Sucuri challenge (sucuri_cloudproxy_js)", true
+	case title == "DDoS-Guard" || has("/.well-known/ddos-guard/check") || has(`src="https://check.ddos-guard.net`):
+		return "DDoS-Guard challenge", true
+	}
+	return "", false
+}
+
+// pageTitle returns the text of the first <title>, unescaped and trimmed.
+func pageTitle(b []byte) string {
+	lower := bytes.ToLower(b)
+	i := bytes.Index(lower, []byte("<title"))
+	if i < 0 {
+		return ""
+	}
+	gt := bytes.IndexByte(lower[i:], '>')
+	if gt < 0 {
+		return ""
+	}
+	start := i + gt + 1
+	end := bytes.Index(lower[start:], []byte("</title"))
+	if end < 0 || end > 1024 {
+		return ""
+	}
+	return strings.Join(strings.Fields(html.UnescapeString(string(b[start:start+end]))), " ")
+}
+
+// almostNoText reports whether an HTML page shows next to no text: a page
+// that is only a vendor's script is a challenge, a page of text with that
+// script is a page.
+func almostNoText(b []byte, contentType string) bool {
+	p, err := extract.HTML(b, contentType, nil)
+	return err == nil && len([]rune(p.Text)) < 100
+}
