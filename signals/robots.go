@@ -61,9 +61,14 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 			r.Agents = append(r.Agents, agentOf(a, true))
 		}
 	default:
-		if hr.Status != 0 {
+		switch {
+		case hr.Status >= 200 && hr.Status < 300:
+			// A 2xx that is not a robots.txt we can read: a bot challenge
+			// in its place, or a body that cannot be decoded.
+			r.Meaning = "robots.txt answered HTTP " + fmt.Sprint(hr.Status) + " but could not be read as robots.txt (" + hr.Detail + "): everything on the host counts as disallowed, so we read nothing else there."
+		case hr.Status != 0:
 			r.Meaning = fmt.Sprintf("robots.txt answered HTTP %d: by RFC 9309 everything on the host counts as disallowed, so we read nothing else there.", hr.Status)
-		} else {
+		default:
 			r.Meaning = "robots.txt could not be fetched (" + hr.Detail + "): everything on the host counts as disallowed, so we read nothing else there."
 		}
 		for _, a := range agents {
