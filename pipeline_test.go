@@ -517,6 +517,18 @@ func TestSignalsOfFixtureSites(t *testing.T) {
 	if st := r.sites["kommune.test"].Signals.SecurityTxt; st == nil || st.Expired || len(st.Contact) == 0 {
 		t.Errorf("kommune.test security.txt: %+v", st)
 	}
+	// Each signal names the stored response it came from.
+	if st := r.sites["kommune.test"].Signals.SecurityTxt; st == nil || !strings.HasPrefix(st.Record, "urn:uuid:") {
+		t.Errorf("security.txt record: %+v", st)
+	}
+	if tdm := r.sites["kart.test"].Signals.TDMReservation; tdm == nil || tdm.Record == "" {
+		t.Errorf("kart.test TDM record: %+v", tdm)
+	}
+	for _, d := range r.sites["kommune.test"].Read {
+		if d.Record == "" {
+			t.Errorf("%s: no record", d.URL)
+		}
+	}
 	if st := r.sites["register.test"].Signals.SecurityTxt; st == nil || !st.Expired {
 		t.Errorf("register.test security.txt should be expired: %+v", st)
 	}

@@ -264,7 +264,7 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 		return rr
 	}
 	last := a.Exchanges[len(a.Exchanges)-1]
-	doc.SHA256 = last.PayloadSHA256
+	doc.SHA256, doc.Record = last.PayloadSHA256, last.ResponseID
 	resp, err := es.Response(last)
 	if err != nil {
 		doc.TextError = err.Error()

@@ -20,12 +20,12 @@ func headerSignals(rr readResult) []HeaderSignal {
 	var out []HeaderSignal
 	for _, h := range reuseHeaders {
 		for _, v := range rr.header.Values(h) {
-			out = append(out, HeaderSignal{URL: rr.doc.URL, Source: "header", Name: strings.ToLower(h), Value: v})
+			out = append(out, HeaderSignal{URL: rr.doc.URL, Record: rr.doc.Record, Source: "header", Name: strings.ToLower(h), Value: v})
 		}
 	}
 	for _, name := range reuseMeta {
 		for _, v := range rr.meta[name] {
-			out = append(out, HeaderSignal{URL: rr.doc.URL, Source: "meta", Name: name, Value: v})
+			out = append(out, HeaderSignal{URL: rr.doc.URL, Record: rr.doc.Record, Source: "meta", Name: name, Value: v})
 		}
 	}
 	return out
@@ -38,25 +38,31 @@ func wellKnown(s *Site, a evidence.Address, rr readResult) {
 		return
 	}
 	read, _ := time.Parse(time.RFC3339, rr.doc.ReadAt)
+	rec := rr.doc.Record
 	switch u.Path {
 	case "/.well-known/security.txt":
 		s.Signals.SecurityTxt = parseSecurityTxt(a.URL, rr.raw, read)
+		s.Signals.SecurityTxt.Record = rec
 	case "/llms.txt":
 		s.Signals.LLMsTxt = parseLLMsTxt(a.URL, rr.raw)
+		s.Signals.LLMsTxt.Record = rec
 	case "/.well-known/tdmrep.json":
 		home := "/"
 		if hu, err := url.Parse(s.URL); err == nil && hu.Path != "" {
 			home = hu.Path
 		}
 		if t, problem := parseTDMRepJSON(a.URL, rr.raw, home); t != nil {
+			t.Record = rec
 			s.Signals.TDM = append(s.Signals.TDM, *t)
 		} else {
 			s.Signals.Problems = append(s.Signals.Problems, problem)
 		}
 	case "/.well-known/api-catalog":
 		s.Signals.APICatalog = parseAPICatalog(a.URL, rr.raw)
+		s.Signals.APICatalog.Record = rec
 	case "/.well-known/gpc.json":
 		s.Signals.GPC = parseGPC(a.URL, rr.raw)
+		s.Signals.GPC.Record = rec
 	}
 }
 
@@ -75,7 +81,7 @@ func tdmFor(s *Site, home *readResult) *TDMRep {
 		if len(reservation) == 0 && len(policy) == 0 {
 			return
 		}
-		t := TDMRep{Source: source, URL: home.doc.URL}
+		t := TDMRep{Source: source, URL: home.doc.URL, Record: home.doc.Record}
 		if cur != nil {
 			t.Reservation, t.Policy = cur.Reservation, cur.Policy
 		}

@@ -54,6 +54,7 @@ type Signals struct {
 // HeaderSignal is one reuse signal in a response header or HTML meta.
 type HeaderSignal struct {
 	URL    string `json:"url"`
+	Record string `json:"record"` // WARC-Record-ID of the response it came from
 	Source string `json:"source"` // header | meta
 	Name   string `json:"name"`
 	Value  string `json:"value"`
@@ -145,6 +146,7 @@ type Document struct {
 	LinkText    string `json:"link_text,omitempty"`
 	Title       string `json:"title,omitempty"`
 	SHA256      string `json:"sha256"`                // of the body as stored
+	Record      string `json:"record"`                // WARC-Record-ID of the stored response, in the batch's SITE.warc.gz
 	Chars       int    `json:"chars"`                 // characters of visible text
 	TextSHA256  string `json:"text_sha256,omitempty"` // of the visible text: changes in markup alone do not count
 	ReadAt      string `json:"read_at"`

@@ -11,6 +11,7 @@ import (
 // SecurityTxt is what /.well-known/security.txt says (RFC 9116).
 type SecurityTxt struct {
 	URL                string   `json:"url"`
+	Record             string   `json:"record"` // WARC-Record-ID of the response read
 	Contact            []string `json:"contact"`
 	Expires            string   `json:"expires,omitempty"` // as written
 	Expired            bool     `json:"expired"`           // Expires is before the batch read it
@@ -66,6 +67,7 @@ func parseSecurityTxt(url, text string, at time.Time) *SecurityTxt {
 // lists (which we record and never follow).
 type LLMsTxt struct {
 	URL     string    `json:"url"`
+	Record  string    `json:"record"`
 	Title   string    `json:"title,omitempty"`
 	Summary string    `json:"summary,omitempty"`
 	Links   []LLMLink `json:"links"`
@@ -119,6 +121,7 @@ func parseLLMsTxt(url, text string) *LLMsTxt {
 type TDMRep struct {
 	Source      string `json:"source"` // well-known | header | meta
 	URL         string `json:"url"`    // where it was read
+	Record      string `json:"record"` // WARC-Record-ID of that response
 	Location    string `json:"location,omitempty"`
 	Reservation bool   `json:"reservation"`
 	Policy      string `json:"policy,omitempty"`
@@ -185,6 +188,7 @@ func tdmTrue(v any) bool {
 // whether it parses, and a few facts from it.
 type JSONFile struct {
 	URL    string   `json:"url"`
+	Record string   `json:"record"`
 	Valid  bool     `json:"valid"`
 	Facts  []string `json:"facts"`
 	Detail string   `json:"detail,omitempty"`
