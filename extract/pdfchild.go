@@ -10,8 +10,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"runtime/metrics"
 	"strconv"
-	"syscall"
 	"time"
 )
 
@@ -92,11 +92,13 @@ func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
 	maxPages, _ := strconv.Atoi(os.Getenv(PDFChildEnv))
 	if mb, _ := strconv.Atoi(os.Getenv("CRAWLSIGNALS_PDF_MEMORY_MB")); mb > 0 {
 		limit := uint64(mb) << 20
-		// The soft limit makes the collector work hard before the hard
-		// ceiling is reached; the ceiling turns a runaway into a failed
-		// allocation and a crash of this child only.
-		debug.SetMemoryLimit(int64(limit) / 2)
-		syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: limit + 512<<20, Max: limit + 512<<20})
+		// The soft limit makes the collector work hard as the ceiling
+		// nears; the watchdog ends this child (and only it) past the
+		// ceiling. An address-space rlimit would be simpler but the Go
+		// runtime reserves address space it never uses, so any rlimit
+		// tight enough to matter makes healthy children fail at random.
+		debug.SetMemoryLimit(int64(limit) * 3 / 4)
+		go watchMemory(limit)
 	}
 	body, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
 	if err != nil {
@@ -114,4 +116,17 @@ func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
 		return 2
 	}
 	return 0
+}
+
+// watchMemory exits the child when the memory the runtime holds from the
+// system passes limit: the parent reports ErrPDFLimit.
+func watchMemory(limit uint64) {
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
+	for tick := time.Tick(20 * time.Millisecond); ; <-tick {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit {
+			fmt.Fprintf(os.Stderr, "pdf child: memory above %d MB, stopping\n", limit>>20)
+			os.Exit(3)
+		}
+	}
 }

@@ -75,3 +75,16 @@ func TestPDFIsolatedChildCrash(t *testing.T) {
 		t.Fatalf("err = %v, want ErrPDFLimit", err)
 	}
 }
+
+// A child over its memory ceiling is stopped by its watchdog and reported
+// as having hit its limit. (The Go runtime alone uses more than 1 MB.)
+func TestPDFIsolatedMemoryCeiling(t *testing.T) {
+	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = PDFIsolated(context.Background(), self(t), body, PDFLimits{Timeout: 20 * time.Second, MemoryMB: 1})
+	if !errors.Is(err, ErrPDFLimit) || !strings.Contains(err.Error(), "memory above") {
+		t.Fatalf("err = %v, want the memory watchdog", err)
+	}
+}
