@@ -80,6 +80,22 @@ type Config struct {
 	Logger       *slog.Logger
 	// Progress receives one line per site as it finishes; nil: none.
 	Progress io.Writer
+
+	// Resume continues the batch named Batch, started earlier and
+	// interrupted: sites with a manifest in it are not read again, and a
+	// site's interrupted attempt is read back and its stored answers used
+	// instead of asking again (see seed).
+	Resume bool
+	// Recheck marks a batch crawled on a site owner's request: robots.txt
+	// answers of the newest earlier batch younger than RobotsMaxAge are
+	// reused, and each host's clock starts at the end of that batch's
+	// requests to it. batch.json says kind "recheck".
+	Recheck bool
+	// SitesFile and SitesSHA256 name the reviewed list in batch.json.
+	SitesFile, SitesSHA256 string
+	// Shard is "i/n" when this run is one shard of the batch; its batch
+	// records then carry the shard in their names.
+	Shard string
 }
 
 // Crawler crawls the sites of one reviewed list.
@@ -162,6 +178,8 @@ type SiteResult struct {
 	Read     int
 	Gaps     int
 	Requests int
+	Reused   int   // stored answers used instead of a request (resume, recheck)
+	Skipped  bool  // complete in this batch already (resume): not read again
 	Err      error // the site's evidence could not be written
 }
 
@@ -184,10 +202,23 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	started := time.Now().UTC()
 	batch := c.cfg.Batch
 	if batch == "" {
+		if c.cfg.Resume {
+			return nil, errors.New("resume: no batch named")
+		}
 		batch = evidence.NewBatchName(started)
 	}
 	dir := filepath.Join(c.cfg.Batches, batch)
 	sum := &Summary{Batch: batch, Dir: dir}
+	selected, done, err := c.start(dir, batch, started, selected)
+	if err != nil {
+		return nil, err
+	}
+	sum.Sites = append(sum.Sites, done...)
+	if c.cfg.Progress != nil {
+		for _, r := range done {
+			fmt.Fprintln(c.cfg.Progress, r.line())
+		}
+	}
 
 	// Every site runs on its own goroutine (at most MaxOpenSites at once);
 	// what bounds the work is the request slots, taken only while a request
@@ -228,14 +259,26 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	sort.Slice(sum.Sites, func(i, j int) bool { return sum.Sites[i].Site < sum.Sites[j].Site })
 	sum.Elapsed = time.Since(started)
 	if err := ctx.Err(); err != nil {
-		failed = append(failed, fmt.Errorf("batch %s interrupted: %w", batch, err))
+		failed = append(failed, fmt.Errorf("batch %s interrupted: %w; continue it with crawl -resume %s", batch, err, batch))
+	}
+	if len(failed) == 0 {
+		if err := c.finish(dir, batch, sum); err != nil {
+			failed = append(failed, err)
+		}
 	}
 	return sum, errors.Join(failed...)
 }
 
 func (r SiteResult) line() string {
+	if r.Skipped {
+		return fmt.Sprintf("%-28s complete in this batch already; not read again", r.Site)
+	}
 	if r.Err != nil {
 		return fmt.Sprintf("%-28s FAILED: %v", r.Site, r.Err)
 	}
-	return fmt.Sprintf("%-28s %3d read, %3d not read, %3d requests", r.Site, r.Read, r.Gaps, r.Requests)
+	line := fmt.Sprintf("%-28s %3d read, %3d not read, %3d requests", r.Site, r.Read, r.Gaps, r.Requests)
+	if r.Reused > 0 {
+		line += fmt.Sprintf(", %d stored answers reused", r.Reused)
+	}
+	return line
 }

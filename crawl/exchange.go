@@ -64,6 +64,11 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 	if r.werr != nil {
 		return nil, r.werr
 	}
+	if x, ok := r.seed.take(rawURL); ok {
+		// Stored already (an interrupted attempt, or a robots.txt younger
+		// than RobotsMaxAge): not asked again.
+		return r.reuse(a, rawURL, host, x, always)
+	}
 	done, err := r.c.pacer.wait(ctx, host)
 	if err != nil {
 		return nil, err
@@ -104,19 +109,18 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 		r.record(a, raw)
 		return nil, fmt.Errorf("%s: %w", rawURL, unwrapURLError(err))
 	}
-	ans := &answer{url: rawURL, status: resp.StatusCode, header: resp.Header, contentType: resp.Header.Get("Content-Type"), retryAfter: -1}
-	if isRedirect(resp.StatusCode) {
-		ans.location = resp.Header.Get("Location")
-	}
+	received := time.Now()
 	hold := time.Duration(0)
 	if resp.StatusCode == 429 || resp.StatusCode == 503 {
-		ans.retryAfter = retryAfterFrom(resp.Header, time.Now())
-		hold = ans.wait()
+		if hold = retryAfterFrom(resp.Header, received); hold < 0 {
+			hold = NoHeaderRetry
+		}
 	}
+	contentType := resp.Header.Get("Content-Type")
 	// The Content-Type decides before a byte of the body is read: an answer
 	// of a type we do not read costs nothing beyond its headers. (A challenge
 	// marked in the headers is known here too.)
-	readIt := always || !(resp.StatusCode >= 200 && resp.StatusCode < 300 && extract.Kind(ans.contentType) == "")
+	readIt := always || !(resp.StatusCode >= 200 && resp.StatusCode < 300 && extract.Kind(contentType) == "")
 	var body []byte
 	var readErr error
 	if readIt {
@@ -141,8 +145,22 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 	if readErr != nil {
 		return nil, fmt.Errorf("%s: reading body: %w", rawURL, unwrapURLError(readErr))
 	}
-	ans.tooLarge = raw.Truncated
-	if len(body) > 0 && (!raw.Truncated || always) {
+	return r.read(rawURL, resp.StatusCode, resp.Header, body, raw.Truncated, always, received), nil
+}
+
+// read makes the crawler's answer of a response, fresh or stored: its
+// redirect, its Retry-After (counted from received), its body decoded to
+// the cap, and whether it is a bot challenge.
+func (r *siteRun) read(rawURL string, status int, header http.Header, body []byte, truncated, always bool, received time.Time) *answer {
+	ans := &answer{url: rawURL, status: status, header: header, contentType: header.Get("Content-Type"), retryAfter: -1}
+	if isRedirect(status) {
+		ans.location = header.Get("Location")
+	}
+	if status == 429 || status == 503 {
+		ans.retryAfter = retryAfterFrom(header, received)
+	}
+	ans.tooLarge = truncated
+	if len(body) > 0 && (!truncated || always) {
 		// A page past the cap is a gap, not decoded. robots.txt is read as
 		// far as RFC 9309 reads it (its first 500 KiB, and a byte to know
 		// there was more), however long or however compressed.
@@ -151,11 +169,11 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 			limit = robots.MaxBytes + 1
 		}
 		var big bool
-		ans.body, big, ans.encodingErr = decode(body, resp.Header.Get("Content-Encoding"), limit)
+		ans.body, big, ans.encodingErr = decode(body, header.Get("Content-Encoding"), limit)
 		ans.tooLarge = ans.tooLarge || big && !always
 	}
-	ans.challenge, _ = challengeOf(ans.status, resp.Header, ans.body)
-	return ans, nil
+	ans.challenge, _ = challengeOf(ans.status, header, ans.body)
+	return ans
 }
 
 func (r *siteRun) record(a *evidence.Address, raw evidence.RawExchange) error {

@@ -68,6 +68,7 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 				return nil
 			}
 			f.html = page
+			r.noteAlternates(a, ans.url, page)
 			if page.AppShell && a.FoundVia != "home" {
 				r.gap(a, evidence.ReasonNeedsJavaScript, "no readable text without JavaScript")
 				return nil

@@ -85,3 +85,18 @@ func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter, se
 		<-c.turn
 	}, nil
 }
+
+// seed starts the host's clock from an earlier run: lastEnd is the latest
+// moment a request to the host may have ended, notBefore a Retry-After
+// still running. Neither ever moves the clock back.
+func (p *pacer) seed(host string, lastEnd, notBefore time.Time) {
+	c := p.clock(host)
+	c.turn <- struct{}{}
+	if lastEnd.After(c.lastEnd) {
+		c.lastEnd = lastEnd
+	}
+	if notBefore.After(c.notBefore) {
+		c.notBefore = notBefore
+	}
+	<-c.turn
+}

@@ -110,9 +110,11 @@ func (r *siteRun) maxCrawlDelay() time.Duration {
 	return 300 * time.Second
 }
 
-// robotsNamed lists the addresses robots.txt of the site's hosts names in
-// Sitemap lines that are on reviewed hosts (design §2 item 2). They are
-// fetched once and never followed.
+// robotsNamed lists the addresses robots.txt of the site's hosts names
+// (design §2 item 2): its Sitemap lines, and the absolute URLs in its
+// comments that are on the site's reviewed hosts (a comment naming another
+// site's page is no address of this site, so it is not even a gap). They
+// are fetched once and never followed.
 func (r *siteRun) robotsNamed() []string {
 	var out []string
 	for _, host := range r.site.Hosts {
@@ -125,6 +127,14 @@ func (r *siteRun) robotsNamed() []string {
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 				continue
 			}
+			out = append(out, u.String())
+		}
+		for _, cu := range hs.file.CommentURLs() {
+			u, err := url.Parse(strings.TrimRight(cu, ".,;:)]"))
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || !r.site.Reviewed(strings.ToLower(u.Hostname())) {
+				continue
+			}
+			u.Fragment = ""
 			out = append(out, u.String())
 		}
 	}

@@ -15,21 +15,44 @@ import (
 
 // siteRun is one site's crawl: its plan, its hosts' robots.txt, its evidence.
 type siteRun struct {
-	c        *Crawler
-	site     *sites.Site
-	w        *evidence.Writer
-	m        evidence.Manifest
-	hosts    map[string]*hostState
-	addrs    []*evidence.Address // the plan, in order; copied into the manifest at the end
-	planned  map[string]bool     // addresses already in the plan, without fragment
-	budget   int                 // addresses (robots.txt aside) still allowed this batch
-	requests int
-	failures map[string]int    // consecutive timeouts or connection failures per host
-	down     map[string]string // hosts not tried again this run, and why
-	werr     error             // evidence could not be written: stop reading
+	c                 *Crawler
+	site              *sites.Site
+	w                 *evidence.Writer
+	m                 evidence.Manifest
+	hosts             map[string]*hostState
+	addrs             []*evidence.Address // the plan, in order; copied into the manifest at the end
+	planned           map[string]bool     // addresses already in the plan, without fragment
+	budget            int                 // addresses (robots.txt aside) still allowed this batch
+	requests          int
+	homeLang          string                       // primary language of the home page
+	alternates        map[string]*evidence.Address // hreflang alternates of pages read → the page's address
+	variants          map[string]*evidence.Address // footer and hop addresses by languageSwitch key
+	pendingAlternates [][2]string                  // language variants not read: {address read instead, variant}
+	reused            int                          // stored answers used instead of a request
+	seed              *seed                        // stored answers to reuse; nil: none
+	failures          map[string]int               // consecutive timeouts or connection failures per host
+	down              map[string]string            // hosts not tried again this run, and why
+	werr              error                        // evidence could not be written: stop reading
 }
 
 func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
+	if s.Blocked {
+		return c.writeSite(ctx, dir, batch, s, nil)
+	}
+	var sd *seed
+	var err error
+	if c.cfg.Recheck {
+		if sd, err = c.recheckSeed(s.Host, batch, time.Now()); err != nil {
+			return SiteResult{Site: s.Host, Err: err}
+		}
+	}
+	return c.writeSite(ctx, dir, batch, s, sd)
+}
+
+// writeSite crawls one site into the batch. With a seed, its stored
+// answers are used instead of requests and its clocks start where an
+// earlier run left them.
+func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Site, sd *seed) SiteResult {
 	res := SiteResult{Site: s.Host}
 	info := map[string]string{
 		"software":   "crawlsignals/" + Version,
@@ -45,15 +68,33 @@ func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Sit
 	}
 	r := &siteRun{
 		c: c, site: s, w: w,
-		m:        evidence.Manifest{Site: s.Host, Name: s.Name, Batch: batch, Started: time.Now().UTC()},
-		hosts:    map[string]*hostState{},
-		planned:  map[string]bool{},
-		failures: map[string]int{},
-		down:     map[string]string{},
-		budget:   c.list.Global.MaxAddresses,
+		m:          evidence.Manifest{Site: s.Host, Name: s.Name, Batch: batch, Started: time.Now().UTC()},
+		hosts:      map[string]*hostState{},
+		planned:    map[string]bool{},
+		failures:   map[string]int{},
+		down:       map[string]string{},
+		budget:     c.list.Global.MaxAddresses,
+		alternates: map[string]*evidence.Address{},
+		variants:   map[string]*evidence.Address{},
 	}
 	if r.budget <= 0 {
 		r.budget = sites.DefaultMaxAddresses
+	}
+	if c.cfg.Resume && !s.Blocked {
+		// After Create, which moved the interrupted attempt's .open aside.
+		resumed, err := c.resumeSeed(dir, s.Host)
+		if err != nil {
+			w.Abort()
+			res.Err = err
+			return res
+		}
+		sd = sd.merge(resumed)
+	}
+	r.seed = sd
+	if sd != nil {
+		for host, t := range sd.clocks {
+			c.pacer.seed(host, t, time.Time{})
+		}
 	}
 	if s.Blocked {
 		r.m.Blocked, r.m.BlockedSince = true, s.BlockedSince
@@ -64,6 +105,7 @@ func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Sit
 	} else {
 		r.run(ctx)
 	}
+	r.settleAlternates()
 	r.m.Finished = time.Now().UTC()
 	for _, a := range r.addrs {
 		r.m.Addresses = append(r.m.Addresses, *a)
@@ -95,7 +137,7 @@ func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Sit
 			res.Gaps++
 		}
 	}
-	res.Requests = r.requests
+	res.Requests, res.Reused = r.requests, r.reused
 	return res
 }
 
@@ -117,7 +159,13 @@ func (r *siteRun) run(ctx context.Context) {
 			r.gap(home, evidence.ReasonNoFooter, "no footer found on the home page")
 		default:
 			home.Detail = "footer: " + hp.FooterHow
+			r.homeLang = primaryLanguage(hp.Lang)
+			skip := r.languageVariants(hp.Footer)
 			for _, l := range hp.Footer {
+				if to, ok := skip[l.URL]; ok {
+					r.deferAlternate(to, l.URL)
+					continue
+				}
 				if a := r.planLink(l, "footer", home.URL); a != nil {
 					footer = append(footer, r.fetch(ctx, a))
 				}
@@ -128,7 +176,12 @@ func (r *siteRun) run(ctx context.Context) {
 		if f == nil || f.html == nil {
 			continue
 		}
+		skip := r.languageVariants(f.html.Links)
 		for _, l := range f.html.Links {
+			if to, ok := skip[l.URL]; ok {
+				r.deferAlternate(to, l.URL)
+				continue
+			}
 			if a := r.planLink(l, "hop", f.addr.URL); a != nil {
 				r.fetch(ctx, a)
 			}
@@ -163,6 +216,13 @@ func (r *siteRun) planLink(l extract.Link, via, from string) *evidence.Address {
 	if _, ok := extract.MatchReadingWord(l); !ok {
 		return nil
 	}
+	if r.planned[planKey(l.URL)] {
+		return nil
+	}
+	if same := r.alternateOf(l.URL); same != nil {
+		skipAlternate(same, l.URL)
+		return nil
+	}
 	a := evidence.Address{URL: l.URL, FoundVia: via, LinkText: l.Text, From: from}
 	u, err := url.Parse(l.URL)
 	if err != nil {
@@ -174,7 +234,34 @@ func (r *siteRun) planLink(l extract.Link, via, from string) *evidence.Address {
 		}
 		return nil
 	}
-	return r.plan(a)
+	p := r.plan(a)
+	if p != nil {
+		if k, _ := languageSwitch(p.URL); r.variants[k] == nil {
+			r.variants[k] = p
+		}
+	}
+	return p
+}
+
+// deferAlternate notes that raw is not read because to, the same document
+// in the preferred language, is read in its place; the note goes on to's
+// address at the end of the run (settleAlternates), once it is planned.
+func (r *siteRun) deferAlternate(to, raw string) {
+	if r.planned[planKey(raw)] {
+		return
+	}
+	r.pendingAlternates = append(r.pendingAlternates, [2]string{to, raw})
+}
+
+// settleAlternates puts the deferred language variants on the addresses
+// read in their place.
+func (r *siteRun) settleAlternates() {
+	for _, p := range r.pendingAlternates {
+		if a := r.addressFor(p[0]); a != nil {
+			skipAlternate(a, p[1])
+		}
+	}
+	r.pendingAlternates = nil
 }
 
 // plan adds an address to the manifest unless it is planned already, and

@@ -32,7 +32,8 @@ func Batches(dir string) ([]string, error) {
 
 // Sites returns the sites that have a manifest in batchDir, sorted. A site
 // whose WARC is still open (or was abandoned) has no manifest and is not
-// listed; temporary files are never mistaken for manifests.
+// listed; temporary files and the batch records (batch.json, done.json,
+// resume-N.json) are never mistaken for manifests.
 func Sites(batchDir string) ([]string, error) {
 	entries, err := os.ReadDir(batchDir)
 	if err != nil {
@@ -41,7 +42,7 @@ func Sites(batchDir string) ([]string, error) {
 	var sites []string
 	for _, e := range entries {
 		site, ok := strings.CutSuffix(e.Name(), manifestSuffix)
-		if !ok || !e.Type().IsRegular() || checkSite(site) != nil {
+		if !ok || !e.Type().IsRegular() || checkSite(site) != nil || isBatchRecord(site) {
 			continue
 		}
 		sites = append(sites, site)

@@ -57,6 +57,11 @@ type Address struct {
 	Reason  string `json:"reason,omitempty"`
 	Detail  string `json:"detail,omitempty"`
 
+	// Alternates are the same document in other languages (hreflang
+	// alternates, or the address under a language switch) that were
+	// therefore not read: a document is read once. Never gaps.
+	Alternates []string `json:"alternates,omitempty"`
+
 	Status      int       `json:"status,omitempty"` // status of the final answer
 	FinalURL    string    `json:"final_url,omitempty"`
 	ContentType string    `json:"content_type,omitempty"`

@@ -48,6 +48,9 @@ func checkSite(site string) error {
 	if site == "" || len(site) > 253 {
 		return fmt.Errorf("evidence: site %q: want a host name of 1 to 253 characters", site)
 	}
+	if isBatchRecord(site) {
+		return fmt.Errorf("evidence: site %q: the name is reserved for a batch record", site)
+	}
 	if site[0] == '.' || site[0] == '-' {
 		return fmt.Errorf("evidence: site %q: must not start with %q", site, site[0])
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -85,6 +86,20 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 			held = append(held, b)
 		}
 	}
+	if ls.Blocked {
+		// A site that asked us to stop shows only that: nothing read in
+		// earlier batches (no documents, no quotes, no history), only the
+		// newest batch when it is the one that sent no request. The earlier
+		// evidence stays on disk, never republished.
+		var newest []string
+		if n := len(held); n > 0 {
+			if m, err := evidence.ReadManifest(filepath.Join(bd.batchesDir, held[n-1], ls.Host+".json")); err == nil && m.Blocked {
+				newest = held[n-1:]
+			}
+		}
+		held = newest
+	}
+	rechecked := bd.rechecked(ls, held)
 	if len(held) == 0 {
 		s := newSite(ls)
 		s.Robots.Meaning = "Not read yet: no batch has crawled this site."
@@ -92,6 +107,7 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 			s.Robots.Meaning = "Not read: the site asked us to stop."
 		}
 		s.OpenByDesign = openByDesign(nil)
+		s.Rechecked = rechecked
 		applyCuration(s, cur0, nil)
 		return s, nil
 	}
@@ -129,7 +145,39 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 		prev = cur
 	}
 	cur.Changes = changes
+	cur.Rechecked = rechecked
 	return cur, err
+}
+
+// rechecked lists the dates the site was re-checked on request: those
+// sites.toml records, and those of batches whose batch.json says kind
+// "recheck" and that hold the site. A blocked site shows none.
+func (bd *builder) rechecked(ls *sites.Site, held []string) []string {
+	if ls.Blocked {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	add := func(d string) {
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	for _, d := range ls.Rechecked {
+		add(d)
+	}
+	for _, b := range held {
+		rec, err := evidence.ReadBatchStart(filepath.Join(bd.batchesDir, b), "")
+		if err != nil || rec.Kind != "recheck" {
+			continue
+		}
+		if t, err := evidence.ParseBatchName(b); err == nil {
+			add(t.Format(time.DateOnly))
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func newSite(ls *sites.Site) *Site {

@@ -19,6 +19,9 @@ type Site struct {
 	Blocked      bool     `json:"blocked"`
 	BlockedSince string   `json:"blocked_since,omitempty"`
 	Notes        string   `json:"notes,omitempty"`
+	// Rechecked are the dates (YYYY-MM-DD) the site was re-checked at its
+	// owner's request: sites.toml's rechecked, and recheck batches.
+	Rechecked []string `json:"rechecked,omitempty"`
 
 	Robots       Robots      `json:"robots"`
 	OtherRobots  []Robots    `json:"other_hosts_robots,omitempty"` // robots.txt of the site's other reviewed hosts

@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/hex"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -22,15 +26,23 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	workers := fs.Int("workers", 8, "sites crawled at once (each host is always one request at a time)")
 	shard := fs.String("shard", "", "crawl only shard i of n (i/n): the sites whose home host hashes to i")
 	batch := fs.String("batch", "", "name of the batch folder (default: the UTC start time); shards of one run share it")
+	resume := fs.String("resume", "", "continue the interrupted batch `BATCH`: complete sites are not read again, stored answers are reused")
+	ca := fs.String("ca", "", "advanced, fixture web only: PEM `FILE` of roots to trust; honoured only when every host is mapped to loopback")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
 	}
-	list, err := sites.Load(*sitesPath)
+	if *resume != "" {
+		if *batch != "" && *batch != *resume {
+			return fmt.Errorf("%w: -resume %s and -batch %s name different batches", errUsage, *resume, *batch)
+		}
+		*batch = *resume
+	}
+	list, sum256, err := loadList(*sitesPath)
 	if err != nil {
-		return codedError{exitUsage, err}
+		return err
 	}
 	if *shard != "" {
 		if len(only) > 0 {
@@ -47,7 +59,7 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	if *batch != "" {
-		if _, err := time.Parse(evidence.BatchLayout, *batch); err != nil {
+		if _, err := evidence.ParseBatchName(*batch); err != nil {
 			return fmt.Errorf("%w: -batch %q: want a UTC time like 20261201T060000Z", errUsage, *batch)
 		}
 	}
@@ -55,15 +67,71 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	roots, err := loadCA(*ca, list, only, mapped)
+	if err != nil {
+		return err
+	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers,
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped}),
+		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots}),
+		Resume: *resume != "", SitesFile: *sitesPath, SitesSHA256: sum256, Shard: *shard,
 	}, only)
 	if sum != nil {
 		fmt.Fprintf(e.stdout, "batch %s: %d sites, %d requests in %s; evidence in %s\n",
 			sum.Batch, len(sum.Sites), sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)
 	}
 	return err
+}
+
+// loadList loads the reviewed list and the sha256 of its bytes, which the
+// batch records.
+func loadList(path string) (*sites.List, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", codedError{exitUsage, err}
+	}
+	list, err := sites.Parse(path, data)
+	if err != nil {
+		return nil, "", codedError{exitUsage, err}
+	}
+	return list, sha256Hex(data), nil
+}
+
+func sha256Hex(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+// loadCA reads the -ca roots. They replace the system roots, which is only
+// right for the fixture web, so every host of the run must be mapped to
+// loopback.
+func loadCA(path string, list *sites.List, only []string, mapped map[string]string) (*x509.CertPool, error) {
+	if path == "" {
+		return nil, nil
+	}
+	selected, err := crawl.Select(list, only)
+	if err != nil {
+		return nil, codedError{exitUsage, err}
+	}
+	for _, s := range selected {
+		if s.Blocked {
+			continue // never contacted
+		}
+		for _, h := range s.Hosts {
+			if to, ok := mapped[h]; !ok || !crawl.LoopbackTarget(to) {
+				return nil, fmt.Errorf("%w: -ca is for the fixture web only: every host must be mapped to loopback with -resolve, and %s is not", errUsage, h)
+			}
+		}
+	}
+	pem, err := os.ReadFile(path)
+	if err != nil {
+		return nil, codedError{exitUsage, err}
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("%w: -ca %s: no PEM certificate in it", errUsage, path)
+	}
+	return pool, nil
 }
 
 // crawlList runs one batch with progress on stdout.

@@ -49,10 +49,29 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, MinDelay: demoDelay, Resolve: resolve,
+		SitesFile: "testdata/demo/sites.toml (built in)", SitesSHA256: sha256Hex(crawlsignals.DemoSites()),
 		Client: crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots}),
 	}, nil)
 	if err != nil {
 		return err
+	}
+	// The fixture server's own log is the judge: a site that asked us to
+	// stop got no request of any kind.
+	blocked := map[string]bool{}
+	for _, s := range list.Sites {
+		for _, h := range s.Hosts {
+			blocked[h] = blocked[h] || s.Blocked
+		}
+	}
+	sent := 0
+	for _, r := range srv.Log() {
+		if blocked[r.Host] {
+			sent++
+		}
+	}
+	fmt.Fprintf(e.stdout, "requests to sites that asked us to stop: %d\n", sent)
+	if sent > 0 {
+		return fmt.Errorf("%d requests went to a blocked site", sent)
 	}
 	cfs := contentFS(*content)
 	if cfs == nil {

@@ -46,9 +46,9 @@ type env struct {
 
 func commands() []command {
 	return []command{
-		{"crawl", "[-sites sites.toml] [-batches batches] [-site HOST]... [-resolve HOST=IP:PORT]... [-min-delay D]", "crawl the reviewed sites into a new batch of evidence", runCrawl},
+		{"crawl", "[-sites sites.toml] [-batches batches] [-site HOST]... [-resolve HOST=IP:PORT]... [-min-delay D] [-resume BATCH]", "crawl the reviewed sites into a new batch of evidence, or continue an interrupted one", runCrawl},
 		{"build", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "build the website from the evidence (never fetches)", runBuild},
-		{"recheck", "HOST", "crawl one site now, then build", notBuilt("recheck", "issue 8")},
+		{"recheck", "[-sites sites.toml] [-batches batches] [-content content] [-out public] [-resolve HOST=IP:PORT]... [-min-delay D] HOST", "crawl one site now (a site owner asked), then build", runRecheck},
 		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
 		{"evidence", "verify [-batches batches] [BATCH...]", "re-read every WARC record and check digests and manifests", runEvidence},
 		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
@@ -126,12 +126,6 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-8s %s\n           %s\n", c.name, c.args, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun \"crawlsignals COMMAND -h\" for a command's flags.")
-}
-
-func notBuilt(name, issue string) func(context.Context, *env, []string) error {
-	return func(context.Context, *env, []string) error {
-		return codedError{code: exitFailed, err: fmt.Errorf("not built yet (%s); nothing was done", issue)}
-	}
 }
 
 // flags returns a flag set that reports errors instead of exiting.

@@ -32,7 +32,10 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-resolve", "kommune.test=10.0.0.1:80", "-min-delay", "100ms", "-site", "kommune.test"}, exitUsage, "-min-delay"},
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-min-delay", "100ms"}, exitUsage, "loopback"},
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-resolve", "nope"}, exitUsage, "HOST=IP:PORT"},
-		{[]string{"recheck", "kommune.test"}, exitFailed, "not built yet"},
+		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml", "stopp.test"}, exitFailed, "stopp.test asked us to stop on 2026-11-15"},
+		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml", "nosuch.test"}, exitUsage, "not in"},
+		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml"}, exitUsage, "name the site"},
+		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-ca", "x.pem", "-site", "kommune.test"}, exitUsage, "-ca is for the fixture web only"},
 		{[]string{"serve", "-dir", filepath.Join(dir, "absent")}, exitFailed, "run crawlsignals build first"},
 	}
 	for _, c := range cases {
@@ -62,7 +65,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "index.html"} {
+	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "index.html", "requests to sites that asked us to stop: 0\n"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/crawl"
+)
+
+// runRecheck is "crawlsignals recheck HOST": a site owner asked for a
+// re-check, so the site is crawled now as a batch of its own (kind
+// "recheck" in its batch.json) under every politeness rule, and the website
+// is rebuilt. Its robots.txt is reused from the newest batch when that is
+// less than 24 h old (design §2.3), and each host's clock starts where that
+// batch left it, so a recheck right after a batch still waits the floor. A
+// blocked site is refused before anything is sent.
+func runRecheck(ctx context.Context, e *env, args []string) error {
+	fs := flags(e, "recheck", "[flags] HOST")
+	sitesPath := fs.String("sites", "sites.toml", "the reviewed list")
+	batches := fs.String("batches", "batches", "folder of evidence batches")
+	content := fs.String("content", "content", "folder of Markdown content")
+	out := fs.String("out", "public", "folder to write the website to")
+	var resolve multi
+	fs.Var(&resolve, "resolve", "dial HOST at IP:PORT instead of asking DNS (HOST=IP:PORT); repeatable")
+	minDelay := fs.Duration("min-delay", crawl.MinDelayFloor, "least time between two requests to one host; below 2s only when every host is mapped to loopback")
+	ca := fs.String("ca", "", "advanced, fixture web only: PEM `FILE` of roots to trust; honoured only when every host is mapped to loopback")
+	// Flags may follow the host too: "recheck HOST -sites x.toml".
+	var host string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		host, args = args[0], args[1:]
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if host == "" && fs.NArg() > 0 {
+		host = fs.Arg(0)
+		if fs.NArg() > 1 {
+			return fmt.Errorf("%w: one host at a time", errUsage)
+		}
+	} else if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if host == "" {
+		return fmt.Errorf("%w: name the site to re-check", errUsage)
+	}
+	list, sum256, err := loadList(*sitesPath)
+	if err != nil {
+		return err
+	}
+	site, ok := list.Lookup(strings.ToLower(host))
+	if !ok {
+		return fmt.Errorf("%w: %s is not in %s; add it (reviewed) before it can be re-checked", errUsage, host, *sitesPath)
+	}
+	if site.Blocked {
+		return codedError{exitFailed, fmt.Errorf("%s asked us to stop on %s (blocked in %s, line %d): no request is sent to it, so it cannot be re-checked; nothing was done",
+			site.Host, orUnknown(site.BlockedSince), *sitesPath, site.Line)}
+	}
+	mapped, err := parseResolve(resolve)
+	if err != nil {
+		return err
+	}
+	roots, err := loadCA(*ca, list, []string{site.Host}, mapped)
+	if err != nil {
+		return err
+	}
+	sum, err := crawlList(ctx, e, list, crawl.Config{
+		Batches: *batches, MinDelay: *minDelay, Resolve: mapped, Workers: 1,
+		Client:    crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots}),
+		Recheck:   true,
+		SitesFile: *sitesPath, SitesSHA256: sum256,
+	}, []string{site.Host})
+	if sum != nil {
+		fmt.Fprintf(e.stdout, "recheck batch %s: %d requests in %s; evidence in %s\n",
+			sum.Batch, sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)
+	}
+	if err != nil {
+		return err
+	}
+	if err := build(e, list, *batches, contentFS(*content), *out); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s re-checked on request on %s. To keep the date in the reviewed list too, add it to %s: rechecked = [..., %q] (site at line %d).\n",
+		site.Host, time.Now().UTC().Format(time.DateOnly), *sitesPath, time.Now().UTC().Format(time.DateOnly), site.Line)
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "an unrecorded date"
+	}
+	return s
+}
