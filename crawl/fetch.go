@@ -60,6 +60,19 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 		}
 		a.Outcome = evidence.OutcomeRead
 		f := &fetched{addr: a, status: s, body: ans.body, contentType: ans.contentType}
+		saved := evidence.SavedText{URL: a.URL, FinalURL: ans.url, ContentType: ans.contentType}
+		switch kind {
+		case "text":
+			saved.Text, saved.Charset, saved.CharsetRule = extract.PlainText(ans.body, ans.contentType)
+		case "pdf":
+			if r.c.cfg.PDFText == nil {
+				saved.Problem = "PDF text is taken at build time"
+			} else if text, err := r.c.cfg.PDFText(ans.body); err != nil {
+				saved.Problem = err.Error()
+			} else {
+				saved.Text = text
+			}
+		}
 		if kind == "html" {
 			base, _ := url.Parse(ans.url)
 			page, err := extract.HTML(ans.body, ans.contentType, base)
@@ -68,12 +81,14 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 				return nil
 			}
 			f.html = page
+			saved.Text, saved.Charset, saved.CharsetRule = page.Text, page.Charset, page.CharsetRule
 			r.noteAlternates(a, ans.url, page)
 			if page.AppShell && a.FoundVia != "home" {
 				r.gap(a, evidence.ReasonNeedsJavaScript, "no readable text without JavaScript")
 				return nil
 			}
 		}
+		r.saveText(a, saved)
 		return f
 	case s == 404 || s == 410:
 		if a.FoundVia == "well-known" || a.FoundVia == "llms" {

@@ -24,15 +24,16 @@ type siteRun struct {
 	planned           map[string]bool     // addresses already in the plan, without fragment
 	budget            int                 // addresses (robots.txt aside) still allowed this batch
 	requests          int
-	homeLang          string                       // primary language of the home page
-	alternates        map[string]*evidence.Address // hreflang alternates of pages read → the page's address
-	variants          map[string]*evidence.Address // footer and hop addresses by languageSwitch key
-	pendingAlternates [][2]string                  // language variants not read: {address read instead, variant}
-	reused            int                          // stored answers used instead of a request
-	seed              *seed                        // stored answers to reuse; nil: none
-	failures          map[string]int               // consecutive timeouts or connection failures per host
-	down              map[string]string            // hosts not tried again this run, and why
-	werr              error                        // evidence could not be written: stop reading
+	homeLang          string                                   // primary language of the home page
+	alternates        map[string]*evidence.Address             // hreflang alternates of pages read → the page's address
+	variants          map[string]*evidence.Address             // footer and hop addresses by languageSwitch key
+	pendingAlternates [][2]string                              // language variants not read: {address read instead, variant}
+	reused            int                                      // stored answers used instead of a request
+	seed              *seed                                    // stored answers to reuse; nil: none
+	failures          map[string]int                           // consecutive timeouts or connection failures per host
+	down              map[string]string                        // hosts not tried again this run, and why
+	werr              error                                    // evidence could not be written: stop reading
+	texts             map[*evidence.Address]evidence.SavedText // visible text of each page read
 }
 
 func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
@@ -128,6 +129,8 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 	}
 	if err := w.Close(r.m); err != nil {
 		res.Err = err
+	} else if err := evidence.WriteTexts(dir, s.Host, r.savedTexts()); err != nil {
+		res.Err = fmt.Errorf("saving the text of read pages: %w", err)
 	}
 	for _, a := range r.m.Addresses {
 		switch a.Outcome {
@@ -295,4 +298,23 @@ func planKey(raw string) string {
 
 func (r *siteRun) gap(a *evidence.Address, reason, detail string) {
 	a.Outcome, a.Reason, a.Detail = evidence.OutcomeGap, reason, detail
+}
+
+// saveText keeps the visible text of a page read, for SITE.text.jsonl.
+func (r *siteRun) saveText(a *evidence.Address, t evidence.SavedText) {
+	if r.texts == nil {
+		r.texts = map[*evidence.Address]evidence.SavedText{}
+	}
+	r.texts[a] = t
+}
+
+// savedTexts lists, in plan order, the texts of addresses that ended read.
+func (r *siteRun) savedTexts() []evidence.SavedText {
+	var out []evidence.SavedText
+	for _, a := range r.addrs {
+		if t, ok := r.texts[a]; ok && a.Outcome == evidence.OutcomeRead {
+			out = append(out, t)
+		}
+	}
+	return out
 }

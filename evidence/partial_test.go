@@ -98,3 +98,21 @@ func TestBatchRecords(t *testing.T) {
 		t.Errorf("Verify: %v", errs)
 	}
 }
+
+func TestSavedTextsWrittenOnce(t *testing.T) {
+	dir := t.TempDir()
+	texts := []SavedText{{URL: "https://a.test/vilkar", FinalURL: "https://a.test/vilkar", ContentType: "text/html", Charset: "utf-8", CharsetRule: "header", Text: "Vilkår for bruk"}}
+	if err := WriteTexts(dir, "a.test", texts); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTexts(dir, "a.test", nil); err == nil {
+		t.Fatal("saved texts were overwritten")
+	}
+	got, err := ReadTexts(dir, "a.test")
+	if err != nil || len(got) != 1 || got[0].Text != "Vilkår for bruk" {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+	if ss, _ := Sites(dir); len(ss) != 0 {
+		t.Errorf("saved texts mistaken for a manifest: %v", ss)
+	}
+}

@@ -69,12 +69,18 @@ func build(e *env, list *sites.List, batches string, content fs.FS, out string) 
 // buildOptions reads PDFs in a child process of this very binary, so a
 // hostile PDF can neither crash the build nor exhaust its memory.
 func buildOptions(e *env, content fs.FS) signals.Options {
-	opt := signals.Options{Content: content, Log: e.log}
-	if exe, err := os.Executable(); err == nil {
-		opt.PDF = func(body []byte) (string, error) {
-			text, _, err := extract.PDFIsolated(context.Background(), []string{exe, pdfChildCommand}, body, extract.DefaultPDFLimits)
-			return text, err
-		}
+	return signals.Options{Content: content, Log: e.log, PDF: isolatedPDF()}
+}
+
+// isolatedPDF reads a PDF's text in a child process of this binary; nil
+// when the binary cannot find itself (then the text is read in process).
+func isolatedPDF() func(body []byte) (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
 	}
-	return opt
+	return func(body []byte) (string, error) {
+		text, _, err := extract.PDFIsolated(context.Background(), []string{exe, pdfChildCommand}, body, extract.DefaultPDFLimits)
+		return text, err
+	}
 }

@@ -138,6 +138,7 @@ func loadCA(path string, list *sites.List, only []string, mapped map[string]stri
 func crawlList(ctx context.Context, e *env, list *sites.List, cfg crawl.Config, only []string) (*crawl.Summary, error) {
 	cfg.Logger = e.log
 	cfg.Progress = e.stdout
+	cfg.PDFText = isolatedPDF()
 	c, err := crawl.New(cfg, list, only)
 	if err != nil {
 		return nil, codedError{exitUsage, err}

@@ -89,6 +89,22 @@ func TestDemoEndToEnd(t *testing.T) {
 	if !strings.Contains(string(data), `"content_type": "application/pdf"`) || strings.Contains(string(data), `"text_error"`) {
 		t.Errorf("butikk.test PDF not read through the child:\n%s", data)
 	}
+	// The visible text of each read page is saved beside its evidence,
+	// PDFs included (through the child process).
+	for site, want := range map[string]string{
+		"butikk.test":  "Alle priser er oppgitt i norske kroner inkludert merverdiavgift.",
+		"kommune.test": "Automatisert innsamling av innhold fra nettstedet er ikke tillatt uten skriftlig samtykke.",
+	} {
+		files, _ := filepath.Glob(filepath.Join(dir, "batches", "*", site+".text.jsonl"))
+		if len(files) != 1 {
+			t.Errorf("%s: saved texts %v", site, files)
+			continue
+		}
+		data, _ := os.ReadFile(files[0])
+		if !strings.Contains(string(data), want) {
+			t.Errorf("%s: saved text lacks %q", site, want)
+		}
+	}
 	// evidence verify passes, then names the file after one byte is damaged.
 	batches := filepath.Join(dir, "batches")
 	if code, stdout, stderr := runCmd(t, "evidence", "verify", "-batches", batches); code != exitOK || !strings.Contains(stdout, "0 problems") {
