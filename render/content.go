@@ -17,31 +17,20 @@ import (
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
-// frontMatter splits a content file into its TOML front matter (between
-// "+++" lines) and its Markdown body.
+// frontMatter decodes a content file's TOML front matter into into and
+// returns its Markdown body (the split is signals.SplitFrontMatter, the
+// same one curated quotes are read with).
 func frontMatter(name string, data []byte, into any) ([]byte, error) {
-	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if !bytes.HasPrefix(data, []byte("+++\n")) {
-		return data, nil
+	front, body, err := signals.SplitFrontMatter(name, data)
+	if err != nil {
+		return nil, err
 	}
-	rest := data[3:] // from the newline that ends the opening line
-	end := bytes.Index(rest, []byte("\n+++\n"))
-	if end < 0 {
-		if !bytes.HasSuffix(rest, []byte("\n+++")) {
-			return nil, fmt.Errorf("%s:1: front matter opened with +++ is never closed", name)
-		}
-		end = len(rest) - 4
-	}
-	if _, err := toml.Decode(string(rest[1:end+1]), into); err != nil {
+	if _, err := toml.Decode(front, into); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
 			return nil, fmt.Errorf("%s:%d: %s", name, pe.Position.Line+1, pe.Message)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	body := rest[end+len("\n+++\n")-1:]
-	if len(body) > 0 && body[0] == '\n' {
-		body = body[1:]
 	}
 	return body, nil
 }
