@@ -302,6 +302,7 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 	rr := readResult{doc: Document{
 		URL: a.URL, FinalURL: a.FinalURL, Status: a.Status, ContentType: a.ContentType,
 		FoundVia: a.FoundVia, LinkText: a.LinkText, ReadAt: a.FetchedAt.UTC().Format(time.RFC3339),
+		Alternates: a.Alternates,
 	}}
 	doc := &rr.doc
 	if doc.FinalURL == "" {

@@ -154,6 +154,9 @@ type Document struct {
 	TextSHA256  string `json:"text_sha256,omitempty"` // of the visible text: changes in markup alone do not count
 	ReadAt      string `json:"read_at"`
 	TextError   string `json:"text_error,omitempty"` // why no text could be taken from it
+	// Alternates are the same document in other languages, which we did
+	// not read again (design §2: a document is read once).
+	Alternates []string `json:"alternates,omitempty"`
 }
 
 // Gap is a planned address we did not read, with its §2.4 reason.
