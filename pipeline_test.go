@@ -490,6 +490,24 @@ func TestSignalsOfFixtureSites(t *testing.T) {
 		t.Errorf("buss.test states no licence, found %v", l)
 	}
 
+	// API evidence with its access terms, and how the page was reached.
+	access := func(host string) map[string]bool {
+		out := map[string]bool{}
+		for _, a := range r.sites[host].APIs {
+			out[a.Access+"/"+a.Via] = true
+		}
+		return out
+	}
+	if a := access("buss.test"); !a["free-key/link"] {
+		t.Errorf("buss.test APIs: %+v", r.sites["buss.test"].APIs)
+	}
+	if a := access("feed.test"); !a["open/link"] {
+		t.Errorf("feed.test APIs: %+v", r.sites["feed.test"].APIs)
+	}
+	if a := r.sites["kart.test"].APIs; len(a) != 0 {
+		t.Errorf("kart.test describes no API, found %+v", a)
+	}
+
 	// TDM reservations: by file (kart.test) and by header (buss.test).
 	if tdm := r.sites["kart.test"].Signals.TDMReservation; tdm == nil || tdm.Source != "well-known" || !tdm.Reservation || tdm.Policy == "" {
 		t.Errorf("kart.test TDM: %+v", tdm)

@@ -34,6 +34,7 @@ type siteView struct {
 	Signals       signalsView
 	Open          openView
 	Licences      []licenceView
+	APIs          []apiView
 	LookTwice     []signals.Contradiction
 	Changes       []changeView
 	LatestChange  *changeView // the change this batch brought, if any
@@ -142,6 +143,19 @@ type licenceView struct {
 	Page, Target link
 }
 
+// apiView is an API, feed or export a page describes.
+type apiView struct {
+	signals.APIEvidence
+	Page        link
+	AccessWords string
+}
+
+// accessWords says an API's access terms for readers.
+var accessWords = map[string]string{
+	"open": "open to anyone", "free-key": "free with a key", "registration": "after registration",
+	"paid": "paid", "unstated": "not stated",
+}
+
 type changeView struct {
 	signals.Change
 	ReadAt   *date
@@ -202,6 +216,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
 	v.Signals = signalsOf(s, v.Docs, v.Gaps)
 	v.Open = openOf(s.OpenByDesign)
+	for _, a := range s.APIs {
+		v.APIs = append(v.APIs, apiView{APIEvidence: a, Page: linkTo(a.URL, shortURL(a.URL)), AccessWords: accessWords[a.Access]})
+	}
 	for _, l := range s.Licences {
 		v.Licences = append(v.Licences, licenceView{Licence: l, Page: linkTo(l.URL, shortURL(l.URL)), Target: linkTo(l.LinksTo, "")})
 	}

@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -187,7 +188,7 @@ func newSite(ls *sites.Site) *Site {
 		Read: []Document{}, NotRead: []Gap{}, NotPublished: []string{}, Quotes: []Quote{},
 		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
 		Signals:  Signals{TDM: []TDMRep{}, Headers: []HeaderSignal{}},
-		Licences: []Licence{}, Contradictions: []Contradiction{}, Changes: []Change{},
+		Licences: []Licence{}, APIs: []APIEvidence{}, Contradictions: []Contradiction{}, Changes: []Change{},
 	}
 }
 
@@ -273,7 +274,23 @@ func applyCuration(s *Site, c *Curation, texts map[string]pageText) {
 		s.OpenByDesign.Verdict, s.OpenByDesign.Overridden = c.Override.Verdict, true
 		s.OpenByDesign.Why = "A curator overruled the formula: " + c.Override.Reason
 	}
+	s.APIs = apiEvidence(s, apiLinks(s.Read))
 	s.Contradictions = contradictions(s)
+}
+
+// apiLinkText finds API or data named as a word in a link's text (§2.1).
+var apiLinkText = regexp.MustCompile(`(?i)(^|[^\pL\pN])(api|data)([^\pL\pN]|$)`)
+
+// apiLinks maps the documents reached through a link whose text names API
+// or data to that text.
+func apiLinks(read []Document) map[string]string {
+	out := map[string]string{}
+	for _, d := range read {
+		if apiLinkText.MatchString(d.LinkText) {
+			out[d.URL] = d.LinkText
+		}
+	}
+	return out
 }
 
 // quotable: the home page is read only for its links (design §2 item 3),

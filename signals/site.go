@@ -33,6 +33,7 @@ type Site struct {
 
 	Signals        Signals         `json:"signals"`
 	Licences       []Licence       `json:"licences"`
+	APIs           []APIEvidence   `json:"apis"` // official APIs, feeds and exports described, with their access terms
 	Contradictions []Contradiction `json:"contradictions"`
 	// Changes since earlier batches, newest first.
 	Changes []Change `json:"changes"`
