@@ -181,6 +181,7 @@ type SiteResult struct {
 	Read     int
 	Gaps     int
 	Requests int
+	Answered int   // requests that got an answer, whatever its status
 	Reused   int   // stored answers used instead of a request (resume, recheck)
 	Skipped  bool  // complete in this batch already (resume): not read again
 	Err      error // the site's evidence could not be written
@@ -192,6 +193,7 @@ type Summary struct {
 	Dir      string
 	Sites    []SiteResult
 	Requests int
+	Answered int
 	Elapsed  time.Duration
 }
 
@@ -252,6 +254,7 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	for r := range results {
 		sum.Sites = append(sum.Sites, r)
 		sum.Requests += r.Requests
+		sum.Answered += r.Answered
 		if c.cfg.Progress != nil {
 			fmt.Fprintln(c.cfg.Progress, r.line())
 		}

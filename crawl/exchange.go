@@ -109,6 +109,7 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 		r.record(a, raw)
 		return nil, fmt.Errorf("%s: %w", rawURL, unwrapURLError(err))
 	}
+	r.answered++
 	received := time.Now()
 	hold := time.Duration(0)
 	if resp.StatusCode == 429 || resp.StatusCode == 503 {

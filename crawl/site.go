@@ -34,6 +34,7 @@ type siteRun struct {
 	down              map[string]string                        // hosts not tried again this run, and why
 	werr              error                                    // evidence could not be written: stop reading
 	texts             map[*evidence.Address]evidence.SavedText // visible text of each page read
+	answered          int                                      // requests that got an answer, of any status
 }
 
 func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
@@ -140,7 +141,7 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 			res.Gaps++
 		}
 	}
-	res.Requests, res.Reused = r.requests, r.reused
+	res.Requests, res.Reused, res.Answered = r.requests, r.reused, r.answered
 	return res
 }
 

@@ -80,7 +80,16 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "batch %s: %d sites, %d requests in %s; evidence in %s\n",
 			sum.Batch, len(sum.Sites), sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)
 	}
+	if err == nil && nothingAnswered(sum) {
+		return codedError{exitFailed, fmt.Errorf("requests were sent but no site answered any of them: is this machine online? The batch records the gaps, but it says nothing about the sites")}
+	}
 	return err
+}
+
+// nothingAnswered tells a batch in which every request went unanswered,
+// which says more about our network than about the sites.
+func nothingAnswered(sum *crawl.Summary) bool {
+	return sum != nil && sum.Requests > 0 && sum.Answered == 0
 }
 
 // loadList loads the reviewed list and the sha256 of its bytes, which the

@@ -37,6 +37,8 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml"}, exitUsage, "name the site"},
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-ca", "x.pem", "-site", "kommune.test"}, exitUsage, "-ca is for the fixture web only"},
 		{[]string{"serve", "-dir", filepath.Join(dir, "absent")}, exitFailed, "run crawlsignals build first"},
+		// Nothing answers (port 1 refuses): the batch is written, the exit says it is worthless.
+		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-batches", filepath.Join(dir, "b"), "-site", "kommune.test", "-resolve", "kommune.test=127.0.0.1:1"}, exitFailed, "no site answered"},
 	}
 	for _, c := range cases {
 		code, _, stderr := runCmd(t, c.args...)
