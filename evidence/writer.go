@@ -153,7 +153,7 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	w.file = f
 	// Many sites are open at once in a large batch; a small buffer keeps
 	// each open Writer cheap (the file is synced at Close anyway).
-	w.buf = bufio.NewWriterSize(f, 32<<10)
+	w.buf = bufio.NewWriterSize(f, 8<<10)
 	w.out = &countingWriter{w: w.buf}
 
 	if err := w.writeWarcinfo(info); err != nil {
