@@ -2,7 +2,6 @@ package crawl
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -207,16 +206,6 @@ func wantPaths(t *testing.T, r *crawlRun, host string, want ...string) {
 	if got := r.paths(host); !slices.Equal(got, want) {
 		t.Errorf("%s got requests %q, want %q", host, got, want)
 	}
-}
-
-// readFile is os.ReadFile that fails the test.
-func readFile(t testing.TB, name string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // wellKnown lists the fixed addresses of design §2 item 5 for a host.

@@ -90,17 +90,6 @@ func (s *seed) take(rawURL string) (evidence.StoredExchange, bool) {
 	return xs[0], true
 }
 
-// size is the number of stored answers not yet used.
-func (s *seed) size() int {
-	n := 0
-	if s != nil {
-		for _, xs := range s.byURL {
-			n += len(xs)
-		}
-	}
-	return n
-}
-
 // resumeSeed reads what interrupted attempts at site left in batchDir
 // (called after Create, which moved a stale .open file aside).
 func (c *Crawler) resumeSeed(batchDir, site string) (*seed, error) {
