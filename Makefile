@@ -37,7 +37,7 @@ bench-render: ## render a synthetic 10,000-site directory, and the same with Hug
 	$(GO) test -run '^$$' -bench BenchmarkBuild10k -benchtime 1x ./render/
 
 browser-test: ## the demo site in headless Chromium at 360 and 1440 px; screenshots in screenshots/
-	BROWSER_TEST_REQUIRED=1 SCREENSHOTS=$(CURDIR)/screenshots $(GO) test -count=1 -v -run 'TestBrowser|TestDemoSiteIsSound' ./internal/browsertest/
+	BROWSER_TEST_REQUIRED=1 SCREENSHOTS=$(CURDIR)/screenshots $(GO) test -count=1 -v -run 'TestBrowser|TestAnswersFirst|TestDemoSiteIsSound' ./internal/browsertest/
 
 serve: $(BIN) ## preview public/ at http://127.0.0.1:8080/
 	$(BIN) serve -dir $(OUT)

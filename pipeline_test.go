@@ -433,7 +433,7 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 		t.Errorf("bad quote: %+v", q)
 	}
 	o := byHost["avis.test"].OpenByDesign
-	if !o.Verdict || !o.Overridden || !strings.Contains(o.Why, "signed agreement") || o.Formula == "" {
+	if !o.IsOpen() || !o.Overridden || !strings.Contains(o.Why, "signed agreement") || o.Formula == "" {
 		t.Errorf("override: %+v", o)
 	}
 }
@@ -456,7 +456,7 @@ func TestSignalsOfFixtureSites(t *testing.T) {
 	}
 	for _, v := range verdicts {
 		o := r.sites[v.host].OpenByDesign
-		if o.Verdict != v.open || !strings.Contains(o.Why, v.why) {
+		if o.Verdict == nil || *o.Verdict != v.open || !strings.Contains(o.Why, v.why) {
 			t.Errorf("%s: open by design %v (%s), want %v (%s)", v.host, o.Verdict, o.Why, v.open, v.why)
 		}
 		for _, q := range []*signals.Quote{o.API, o.Licence} {
@@ -554,7 +554,7 @@ func TestSignalsOfFixtureSites(t *testing.T) {
 		t.Errorf("kommune.test llms.txt: %+v", l)
 	}
 	// Terms forbid scraping while robots.txt lets AI crawlers in.
-	if !hasContradiction(r.sites["kommune.test"], "robots-allows-terms-forbid") {
+	if !hasContradiction(r.sites["kommune.test"], "robots-allows-terms-objects") {
 		t.Errorf("kommune.test: terms forbid scraping, robots allows all: not flagged: %+v", r.sites["kommune.test"].Contradictions)
 	}
 }

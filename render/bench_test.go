@@ -272,14 +272,14 @@ func hugoMarkdown(s *signals.Site) string {
 	var b strings.Builder
 	q := strconv.Quote
 	fmt.Fprintf(&b, "+++\ntitle = %s\nhost = %s\ncategories = [%s]\ncategorylabel = %s\nrobots = %s\nai = %s\nread = %d\ngaps = %d\nopen = %t\nwhy = %s\nreadat = %s\nmeaning = %s\n",
-		q(s.Name), q(s.Host), q(s.Category), q(sites.CategoryLabel(s.Category)), q(outcomeWords(s.Robots.Outcome)), q(s.AITraining()),
-		len(s.Read), len(s.NotRead), s.OpenByDesign.Verdict, q(s.OpenByDesign.Why), q(s.ReadAt), q(s.Robots.Meaning))
+		q(s.Name), q(s.Host), q(s.Category), q(sites.CategoryLabel(s.Category)), q(outcomeWords(s.Robots.Outcome)), q(s.AIUse.Verdict),
+		len(s.Read), len(s.NotRead), s.OpenByDesign.IsOpen(), q(s.OpenByDesign.Why), q(deref(s.ReadAt)), q(s.Robots.Meaning))
 	v := robotsOf(s.Robots, "", "robots")
 	for _, g := range v.AgentsBy {
 		fmt.Fprintf(&b, "[[agentgroups]]\nlabel = %s\n", q(g.Label))
 		for _, a := range g.Agents {
 			fmt.Fprintf(&b, "[[agentgroups.agents]]\nagent = %s\noperator = %s\npurpose = %s\ngroup = %s\nallowed = %t\nline = %s\n",
-				q(a.Token), q(a.Operator), q(a.Purpose), q(a.GroupWords), a.RootAllowed, q(a.LineWords))
+				q(a.Token), q(a.Operator), q(a.Purpose), q(a.GroupWords), a.Verdict == "allowed", q(a.LineWords))
 		}
 	}
 	b.WriteString("+++\n\n## Documents read\n\n")

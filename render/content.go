@@ -109,6 +109,8 @@ type aboutView struct {
 	Reasons      []evidence.Reason
 	Formula      []string
 	Licence      string
+	AIVerdicts   []signals.Verdict // the AI use verdict words, from the code that decides them
+	OpenVerdicts []signals.Verdict
 }
 
 // aboutAgents are the agents of one category, for the about page's table.
@@ -125,6 +127,7 @@ func (r *Renderer) aboutPage(content fs.FS, contact string) (aboutView, error) {
 		UserAgent: policy.UserAgent, Token: policy.Token, Contact: contact, Rules: policy.Rules(),
 		ReadingWords: extract.ReadingWords(), WellKnown: policy.WellKnown,
 		Reasons: evidence.Reasons(), Formula: strings.Split(signals.OpenFormula, "\n"), Licence: DataLicence,
+		AIVerdicts: signals.AIVerdicts, OpenVerdicts: signals.OpenVerdicts,
 	}
 	byCat := map[string]int{}
 	for _, a := range robots.Agents() {

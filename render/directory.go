@@ -2,6 +2,7 @@ package render
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
@@ -85,7 +86,7 @@ func (c *counts) add(s *signals.Site) {
 	if len(s.NotRead) > 0 {
 		c.WithGaps++
 	}
-	if s.OpenByDesign.Verdict {
+	if s.OpenByDesign.IsOpen() {
 		c.Open++
 	}
 }
@@ -94,22 +95,41 @@ func (c *counts) add(s *signals.Site) {
 type row struct {
 	Host, Name, Category, CategoryLabel string
 	Robots                              string // the robots.txt outcome in words
-	AI                                  string // allowed | partly | disallowed | unknown
-	Read, Gaps                          int
-	Open, Blocked                       bool
+	AI, AIWord                          string // the AI use verdict: code and word
+	Refused                             int    // AI training crawlers robots.txt refuses
+	AgentsKnown                         int    // AI training crawlers with a known verdict
+	Open, OpenWord                      string // yes | no | not-determined, and its word
+	Read, Gaps, LookTwice               int
+	Blocked                             bool
 	ReadAt                              *date
+	Search                              string // what the search box matches: name and hosts, lower case
 }
 
 func rowOf(s *signals.Site) row {
 	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
-		Robots: outcomeWords(s.Robots.Outcome), AI: s.AITraining(), Read: len(s.Read), Gaps: len(s.NotRead),
-		Open: s.OpenByDesign.Verdict, Blocked: s.Blocked, ReadAt: newDate(s.ReadAt)}
+		Robots: outcomeWords(s.Robots.Outcome), AI: s.AIUse.Verdict, AIWord: signals.AIWord(s.AIUse.Verdict),
+		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Refused) + len(s.AIUse.Allowed),
+		Open: openCode(s.OpenByDesign), OpenWord: s.OpenByDesign.Word(),
+		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
+		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
+	r.Search = strings.ToLower(cleanText(s.Name) + " " + strings.Join(s.Hosts, " ") + " " + s.Host)
 	if s.Blocked {
 		r.Robots = "not read: asked us to stop"
 	} else if s.Batch == "" {
 		r.Robots = "not read yet"
 	}
 	return r
+}
+
+// openCode is the Open by design verdict as a class name and filter value.
+func openCode(o signals.OpenVerdict) string {
+	switch {
+	case o.Verdict == nil:
+		return "not-determined"
+	case *o.Verdict:
+		return "yes"
+	}
+	return "no"
 }
 
 // outcomeWords names a robots.txt outcome for the directory table.

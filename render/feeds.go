@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -97,9 +98,9 @@ func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
 		changes[c.Batch] = c
 	}
 	if d := batchDate(s.Batch); d != nil {
-		title := fmt.Sprintf("%s read on %s: %d read, %d not read", s.Host, d.Day(), len(s.Read), len(s.NotRead))
-		summary := fmt.Sprintf("%s (%s): robots.txt %s; AI training crawlers: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
-			s.Name, s.Host, outcomeWords(s.Robots.Outcome), s.AITraining(), len(s.Read), len(s.NotRead), yesNo(s.OpenByDesign.Verdict))
+		title := fmt.Sprintf("%s read on %s: %d documents read, %d not read", s.Host, d.Day(), s.Documents(), len(s.NotRead))
+		summary := fmt.Sprintf("%s (%s): robots.txt %s; AI use: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
+			s.Name, s.Host, outcomeWords(s.Robots.Outcome), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
 		if s.Blocked {
 			title = fmt.Sprintf("%s on %s: asked us to stop, nothing read", s.Host, d.Day())
 			summary = fmt.Sprintf("%s (%s) asked us to stop; no request is sent to it.", s.Name, s.Host)
@@ -126,13 +127,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }
 
 // atom writes a feed; entries newest first, ties by ID, so the bytes depend
@@ -179,13 +173,32 @@ type sitemap struct {
 func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"host", "name", "category", "category_label", "robots_outcome", "ai_training",
-		"read", "not_read", "open_by_design", "blocked", "batch", "read_at", "page", "signals"})
+	// One column per AI training crawler of the agents list, as sites.json's
+	// "agents": allowed, disallowed or unknown.
+	var crawlers []string
+	for _, a := range robots.Agents() {
+		if a.Category == "ai-training" {
+			crawlers = append(crawlers, a.Token)
+		}
+	}
+	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use"}
+	head = append(head, crawlers...)
+	head = append(head, "read", "documents", "not_read", "open_by_design", "look_twice", "blocked", "batch", "read_at", "page", "signals")
+	w.Write(head)
 	for _, s := range sorted {
-		w.Write([]string{s.Host, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AITraining(),
-			strconv.Itoa(len(s.Read)), strconv.Itoa(len(s.NotRead)), strconv.FormatBool(s.OpenByDesign.Verdict),
-			strconv.FormatBool(s.Blocked), s.Batch, s.ReadAt,
-			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json")})
+		verdicts := s.AgentVerdicts()
+		rec := []string{s.Host, s.URL, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AIUse.Verdict}
+		for _, c := range crawlers {
+			rec = append(rec, verdicts[c])
+		}
+		open := "" // not determined: an empty cell, as null in sites.json
+		if v := s.OpenByDesign.Verdict; v != nil {
+			open = strconv.FormatBool(*v)
+		}
+		rec = append(rec, strconv.Itoa(len(s.Read)), strconv.Itoa(s.Documents()), strconv.Itoa(len(s.NotRead)), open,
+			strconv.Itoa(len(s.Contradictions)), strconv.FormatBool(s.Blocked), s.Batch, deref(s.ReadAt),
+			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json"))
+		w.Write(rec)
 	}
 	w.Flush()
 	return b.Bytes(), w.Error()

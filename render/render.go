@@ -63,6 +63,7 @@ var funcs = template.FuncMap{
 	"tdmSource":  tdmSource,
 	"short":      shortURL,
 	"when":       newDate,
+	"aiWord":     signals.AIWord,
 }
 
 // Input is everything a build reads.
@@ -115,7 +116,7 @@ func (r *Renderer) write(w writer, in Input) error {
 	}
 	sorted := byName(in.Sites)
 
-	for _, name := range []string{"style.css", "favicon.svg"} {
+	for _, name := range []string{"style.css", "favicon.svg", "filter.js"} {
 		data, err := fs.ReadFile(templates.FS, name)
 		if err != nil {
 			return err
@@ -206,7 +207,7 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 	}
 	for _, s := range sorted {
 		u := sitemapURL{Loc: abs(base, "sites/"+s.Host+"/")}
-		if d := newDate(s.ReadAt); d != nil {
+		if d := newDate(deref(s.ReadAt)); d != nil {
 			u.LastMod = d.ISO
 		}
 		sm.URLs = append(sm.URLs, u)

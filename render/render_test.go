@@ -170,7 +170,8 @@ func TestDirectoryPage(t *testing.T) {
 		`<dt>Sites</dt><dd>7</dd>`, `<dt>Read fully</dt><dd>3</dd>`, `<dt>With gaps</dt><dd>3</dd>`, `<dt>Open by design</dt><dd>1</dd>`,
 		`<dt>Asked us to stop</dt><dd>1</dd>`, `<dt>Not read yet</dt><dd>1</dd>`,
 		`not read: asked us to stop`, `class="blocked"`, `href="./category/public-sector/"`, `Public sector <span class="n">(3)</span>`,
-		`ai-disallowed`, `ai-partly`, `ai-allowed`, `ai-unknown`,
+		`ai-refused`, `ai-partly-refused`, `ai-no-objection-found`, `ai-unknown`, `Not determined`,
+		`data-search="stoppet as stopp.test stopp.test"`, `filter.js`, `type="search"`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("index.html lacks %q", want)
@@ -191,7 +192,9 @@ func TestSitePageSections(t *testing.T) {
 	out := build(t, Input{Sites: directorySites(), Content: testContent, Contact: "crawler@crawlsignals.test"})
 	page := string(read(t, out, "sites/kommune.test/index.html"))
 	for _, want := range []string{
-		`<h2 id="verdict">In short</h2>`, `<h2 id="robots">robots.txt</h2>`, `<h2 id="robots-2">robots.txt of data.kommune.test</h2>`,
+		`<h2 id="answers" class="visually-hidden">In short</h2>`, `<h2 id="ai-use">AI signals</h2>`, `<h2 id="robots">robots.txt</h2>`,
+		`<li id="robots-L9" class="decides"><code>Disallow: /</code></li>`, `<a href="#robots-L9">line 9</a>`,
+		`#:~:text=Automatisert%20innsamling%20av%20innhold%20er%20ikke%20tillatt%20uten%20skriftlig%20samtykke.`, `<h2 id="robots-2">robots.txt of data.kommune.test</h2>`,
 		`Crawl-delay for our crawler: 3 s.`, `Content-Signal`, `search=yes, ai-train=no`, `<code>/intern/</code>`, `only examples`,
 		`Automatisert innhenting av innhold er forbudt uten samtykke.`, `<h2 id="read">Documents read</h2>`,
 		`<time datetime="2026-12-01T06:00:10Z">1 December 2026, 06:00 UTC</time>`, `no text layer`,
@@ -281,7 +284,7 @@ func TestFeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(one.Entries) != 1 || one.Entries[0].ID != "tag:crawlsignals.com,2026:site/kommune.test/batch/20261201T060000Z" ||
-		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || !strings.Contains(one.Entries[0].Title, "kommune.test read on 1 December 2026: 6 read, 3 not read; 2 changes") {
+		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || !strings.Contains(one.Entries[0].Title, "kommune.test read on 1 December 2026: 2 documents read, 3 not read; 2 changes") {
 		t.Errorf("kommune.test feed: %+v", one.Entries)
 	}
 	// A change in an earlier batch is an entry of its own.
@@ -303,8 +306,28 @@ func TestCSVSitemapRobots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 8 || rows[0][0] != "host" || rows[1][0] != "avis.test" || rows[7][1] != "Åpent register" {
+	if len(rows) != 8 || rows[0][0] != "host" || rows[1][0] != "avis.test" || rows[7][2] != "Åpent register" {
 		t.Errorf("sites.csv rows: %v", rows)
+	}
+	// One column per AI training crawler, as sites.json's "agents"; the
+	// AI use verdict; Open by design empty when not determined.
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	byHost := map[string][]string{}
+	for _, r := range rows[1:] {
+		byHost[r[0]] = r
+	}
+	for _, c := range []struct{ host, column, want string }{
+		{"register.test", "CCBot", "disallowed"}, {"register.test", "GPTBot", "allowed"}, {"register.test", "ai_use", "partly-refused"},
+		{"nede.test", "GPTBot", "unknown"}, {"nede.test", "open_by_design", ""}, {"nede.test", "ai_use", "unknown"},
+		{"stopp.test", "read_at", ""}, {"kommune.test", "open_by_design", "true"}, {"avis.test", "open_by_design", "false"},
+	} {
+		i, ok := col[c.column]
+		if !ok || byHost[c.host][i] != c.want {
+			t.Errorf("sites.csv %s %s = %q, want %q", c.host, c.column, byHost[c.host][i], c.want)
+		}
 	}
 	var sm struct {
 		URLs []struct {

@@ -25,10 +25,14 @@ type siteView struct {
 	Home          link
 	ReadAt        *date
 	BlockedSince  *date
-	AI            aiSummary
+	AI            aiView
+	Answer        []quoteView // two or three quotes on reuse, for the answers at the top
+	QuoteCount    int         // verified quotes in all
+	GapSummary    gapSummary
 	Robots        robotsView
 	OtherRobots   []robotsView
-	Docs          []docView
+	Docs          []docView   // policy documents: searched for quotes
+	OtherReads    []docView   // the home page, listings and files for programs
 	OtherQuotes   []quoteView // quotes of pages not among the documents read
 	Unverified    []quoteView // curated quotes no longer found: stated, not quoted
 	Signals       signalsView
@@ -43,14 +47,8 @@ type siteView struct {
 	SiteNotes     string        // the reviewer's note from sites.toml
 	Notes         template.HTML // content/sites/HOST.md
 	Contact       string
-	Recheck       string // mailto: address, subject naming the host
+	Recheck       string // mailto: address, subject naming the host; "" for a site that asked us to stop
 	Stop          string
-}
-
-// aiSummary is the one word on AI training crawlers, with its count.
-type aiSummary struct {
-	Word           string
-	Allowed, Total int
 }
 
 // agentRow is one crawler's line of the agents table. Its fields are its
@@ -58,8 +56,9 @@ type aiSummary struct {
 // by a slow search, and this table has a row per agent on every page.
 type agentRow struct {
 	Token, Operator, Purpose, Note string
-	RootAllowed                    bool
+	Verdict                        string // allowed | disallowed | unknown
 	GroupWords, LineWords          string
+	LineHref                       string // the deciding line on this page
 }
 
 type agentGroup struct {
@@ -86,11 +85,15 @@ type robotsView struct {
 	Signals    []signalView
 	Sitemaps   []link
 	CrawlDelay string
+	Lines      []robotsLine // the file as our crawler got it
+	MoreLines  int          // lines not shown
 }
 
 type quoteView struct {
 	signals.Quote
 	Page   link
+	Live   string // the sentence on the live page (a text fragment link)
+	Digest string // SHA-256 of the page as we saved it
 	ReadAt *date
 }
 
@@ -100,7 +103,7 @@ type docView struct {
 	Source     link
 	ReadAt     *date
 	HomeOnly   bool   // the home page: read for its footer links only
-	Kind       string // page (searched for quotes) | file (for programs) | listing (a sitemap)
+	Kind       string // policy (searched for quotes) | home | file (for programs) | listing (a sitemap)
 	Quotes     []quoteView
 }
 
@@ -177,32 +180,40 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		page: page{Title: s.Name, Root: "../../", Section: "site", Feed: "feed.xml",
 			Description: "What " + s.Host + " says about reuse of its data, with evidence."},
 		Site: s, CategoryLabel: sites.CategoryLabel(s.Category), Home: linkTo(s.URL, s.Host),
-		ReadAt: newDate(s.ReadAt), BlockedSince: dayDate(s.BlockedSince),
+		ReadAt: newDate(deref(s.ReadAt)), BlockedSince: dayDate(s.BlockedSince),
 		SiteNotes: s.Notes, Notes: notes,
-	}
-	v.AI.Word = s.AITraining()
-	for _, a := range s.Robots.Agents {
-		if a.Category == "ai-training" {
-			v.AI.Total++
-			if a.RootAllowed {
-				v.AI.Allowed++
-			}
-		}
 	}
 	v.Robots = robotsOf(s.Robots, "robots.txt", "robots")
 	for i, r := range s.OtherRobots {
 		v.OtherRobots = append(v.OtherRobots, robotsOf(r, "robots.txt of "+r.Host, "robots-"+strconv.Itoa(i+2)))
 	}
+	robotsOnPage := map[string]*robotsView{s.Robots.URL: &v.Robots}
+	for i := range v.OtherRobots {
+		robotsOnPage[v.OtherRobots[i].R.URL] = &v.OtherRobots[i]
+	}
 
 	docs := map[string]int{}
+	digests := map[string]string{}
 	for _, d := range s.Read {
 		dv := docView{Document: d, Title: firstOf(d.Title, d.LinkText, shortURL(d.URL)), Via: viaWords(d.FoundVia, d.LinkText),
-			Source: linkTo(d.URL, ""), ReadAt: newDate(d.ReadAt), HomeOnly: d.FoundVia == "home", Kind: docKind(d.FoundVia)}
+			Source: linkTo(d.URL, ""), ReadAt: newDate(d.ReadAt), HomeOnly: d.Role == signals.RoleHome, Kind: d.Role}
+		digests[d.URL] = d.SHA256
+		if d.Role != signals.RolePolicy {
+			v.OtherReads = append(v.OtherReads, dv)
+			continue
+		}
 		docs[d.URL] = len(v.Docs)
 		v.Docs = append(v.Docs, dv)
 	}
+	fragments := map[string]string{}
+	var verified []quoteView
 	for _, q := range s.Quotes {
 		qv := quoteOf(q)
+		qv.Digest = digests[q.URL]
+		if q.Verified {
+			fragments[q.URL+"\x00"+q.Text] = qv.Live
+			verified = append(verified, qv)
+		}
 		switch i, ok := docs[q.URL]; {
 		case !q.Verified:
 			v.Unverified = append(v.Unverified, qv)
@@ -212,9 +223,12 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 			v.OtherQuotes = append(v.OtherQuotes, qv)
 		}
 	}
+	v.Answer, v.QuoteCount = answerQuotes(verified), len(verified)
+	v.AI = aiOf(s.AIUse, robotsOnPage, fragments)
 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
-	v.Signals = signalsOf(s, v.Docs, v.Gaps)
+	v.GapSummary = gapSummaryOf(v.Gaps, v.GapReasons)
+	v.Signals = signalsOf(s, append(slices.Clone(v.Docs), v.OtherReads...), v.Gaps)
 	v.Open = openOf(s.OpenByDesign)
 	for _, a := range s.APIs {
 		v.APIs = append(v.APIs, apiView{APIEvidence: a, Page: linkTo(a.URL, shortURL(a.URL)), AccessWords: accessWords[a.Access]})
@@ -232,9 +246,19 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		}
 	}
 	v.Contact = contact
-	v.Recheck = mailto(contact, "Re-check "+s.Host)
-	v.Stop = mailto(contact, "Stop "+s.Host)
+	if !s.Blocked {
+		// A site that asked us to stop is not offered what it already has.
+		v.Recheck = mailto(contact, "Re-check "+s.Host)
+		v.Stop = mailto(contact, "Stop "+s.Host)
+	}
 	return v
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 func firstOf(ss ...string) string {
@@ -247,20 +271,11 @@ func firstOf(ss ...string) string {
 }
 
 func quoteOf(q signals.Quote) quoteView {
-	return quoteView{Quote: q, Page: linkTo(q.URL, shortURL(q.URL)), ReadAt: newDate(q.ReadAt)}
-}
-
-// docKind sorts read documents by what we do with them: pages are searched
-// for quotes; well-known files and llms.txt are read as signals; a sitemap
-// is a listing we only check answers.
-func docKind(via string) string {
-	switch via {
-	case "well-known", "llms":
-		return "file"
-	case "robots-named":
-		return "listing"
+	qv := quoteView{Quote: q, Page: linkTo(q.URL, shortURL(q.URL)), ReadAt: newDate(q.ReadAt)}
+	if q.Verified {
+		qv.Live = textFragment(q.URL, q.Text)
 	}
-	return "page"
+	return qv
 }
 
 // shortURL is an address as a link text: host and path, without the scheme.
@@ -286,7 +301,15 @@ func mailto(addr, subject string) string {
 
 func robotsOf(r signals.Robots, heading, id string) robotsView {
 	v := robotsView{R: r, Heading: heading, ID: id, File: linkTo(r.URL, ""),
-		Table: r.Outcome == "rules" && len(r.Agents) > 0, Open: id == "robots"}
+		Table: r.Outcome == "rules" && len(r.Agents) > 0, Open: false}
+	deciding := map[int]bool{}
+	for _, a := range r.Agents {
+		deciding[a.Line] = true
+	}
+	for i, text := range r.Lines {
+		v.Lines = append(v.Lines, robotsLine{N: i + 1, ID: lineID(id, i+1), Text: text, Decides: deciding[i+1]})
+	}
+	v.MoreLines = r.LineCount - len(r.Lines)
 	if r.CrawlDelaySeconds != nil {
 		v.CrawlDelay = seconds(*r.CrawlDelaySeconds)
 	}
@@ -303,9 +326,13 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 			byCat[a.Category] = g
 			order = append(order, a.Category)
 		}
-		g.Agents = append(g.Agents, agentRow{Token: a.Agent, Operator: a.Operator, Purpose: a.Purpose, Note: a.Note,
-			RootAllowed: a.RootAllowed, GroupWords: groupWords(a.Group), LineWords: lineWords(a)})
-		if a.RootAllowed {
+		row := agentRow{Token: a.Agent, Operator: a.Operator, Purpose: a.Purpose, Note: a.Note,
+			Verdict: a.Verdict(), GroupWords: groupWords(a.Group), LineWords: lineWords(a)}
+		if a.Line > 0 && a.Line <= len(r.Lines) {
+			row.LineHref = "#" + lineID(id, a.Line)
+		}
+		g.Agents = append(g.Agents, row)
+		if a.Verdict() == signals.AgentAllowed {
 			g.Allowed++
 		}
 	}
@@ -390,15 +417,17 @@ func groupWords(g string) string {
 		return "the * group"
 	case "none":
 		return "no group applies"
+	case "unknown":
+		return "unknown: robots.txt not read"
 	}
 	return g
 }
 
 func lineWords(a signals.Agent) string {
-	if a.Line > 0 {
+	switch {
+	case a.Line > 0:
 		return "line " + strconv.Itoa(a.Line)
-	}
-	if a.RootAllowed {
+	case a.Verdict() == signals.AgentAllowed:
 		return "none matches"
 	}
 	return "—"

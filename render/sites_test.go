@@ -14,18 +14,19 @@ func ptr[T any](v T) *T { return &v }
 
 func testAgents(aiAllowed bool, line int) []signals.Agent {
 	return []signals.Agent{
-		{Agent: "crawlsignals", ParserToken: "crawlsignals", Operator: "crawlsignals", Purpose: "this directory", Category: "ours", Group: "own", RootAllowed: true, Line: 4},
-		{Agent: "Googlebot", ParserToken: "Googlebot", Operator: "Google", Purpose: "crawls for Google Search", Category: "search", Group: "star", RootAllowed: true},
-		{Agent: "GPTBot", ParserToken: "GPTBot", Operator: "OpenAI", Purpose: "collects pages that may train OpenAI's models", Category: "ai-training", Group: "own", RootAllowed: aiAllowed, Line: line},
-		{Agent: "Google-Extended", ParserToken: "Google-Extended", Note: "A token only.", Operator: "Google", Purpose: "decides whether pages may train Gemini", Category: "ai-training", Group: "star", RootAllowed: true},
-		{Agent: "ia_archiver", ParserToken: "ia_archiver", Operator: "Internet Archive", Purpose: "archive crawls", Category: "archive", Group: "star", RootAllowed: true},
+		{Agent: "crawlsignals", ParserToken: "crawlsignals", Operator: "crawlsignals", Purpose: "this directory", Category: "ours", Group: "own", RootAllowed: ptr(true), Line: 4},
+		{Agent: "Googlebot", ParserToken: "Googlebot", Operator: "Google", Purpose: "crawls for Google Search", Category: "search", Group: "star", RootAllowed: ptr(true)},
+		{Agent: "GPTBot", ParserToken: "GPTBot", Operator: "OpenAI", Purpose: "collects pages that may train OpenAI's models", Category: "ai-training", Group: "own", RootAllowed: ptr(aiAllowed), Line: line},
+		{Agent: "Google-Extended", ParserToken: "Google-Extended", Note: "A token only.", Operator: "Google", Purpose: "decides whether pages may train Gemini", Category: "ai-training", Group: "star", RootAllowed: ptr(true)},
+		{Agent: "ia_archiver", ParserToken: "ia_archiver", Operator: "Internet Archive", Purpose: "archive crawls", Category: "archive", Group: "star", RootAllowed: ptr(true)},
 	}
 }
 
-// noneAllowed is what a file that disallows everything says to each agent.
-func noneAllowed(agents []signals.Agent) []signals.Agent {
+// unknownAgents is what a file we could not read says to each agent:
+// nobody knows.
+func unknownAgents(agents []signals.Agent) []signals.Agent {
 	for i := range agents {
-		agents[i].RootAllowed, agents[i].Group, agents[i].Line = false, "none", 0
+		agents[i].RootAllowed, agents[i].Group, agents[i].Line = nil, "unknown", 0
 	}
 	return agents
 }
@@ -37,9 +38,11 @@ func fullSite() *signals.Site {
 	}
 	api := q("https://kommune.test/apne-data", "Alle datasettene er tilgjengelige gjennom kommunens åpne API, gratis og uten nøkkel.", "api")
 	lic := q("https://kommune.test/apne-data", "Dataene er publisert under Norsk lisens for offentlige data (NLOD) 2.0.", "licence")
+	scraping := q("https://kommune.test/apne-data", "Automatisert innsamling av innhold er ikke tillatt uten skriftlig samtykke.", "scraping")
+	scraping.Objects = "prohibits"
 	return &signals.Site{
 		Host: "kommune.test", Name: "Eksempel kommune", URL: "https://kommune.test/", Category: "public-sector",
-		Hosts: []string{"kommune.test", "data.kommune.test"}, Batch: "20261201T060000Z", ReadAt: "2026-12-01T06:00:00Z",
+		Hosts: []string{"kommune.test", "data.kommune.test"}, Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:00Z"),
 		Notes: "A municipality with open data.",
 		Robots: signals.Robots{
 			Host: "kommune.test", URL: "https://kommune.test/robots.txt", Status: 200, Outcome: "rules",
@@ -54,16 +57,20 @@ func fullSite() *signals.Site {
 			},
 			ContentSignals: []signals.ContentSignal{{Kind: "Content-Signal", Agents: []string{"*"}, Line: 12, Text: "search=yes, ai-train=no", Values: map[string]string{"search": "yes", "ai-train": "no"}}},
 			ContentType:    "text/plain; charset=utf-8",
+			Lines: []string{"# Fjordvik kommune", "# Automatisert innhenting av innhold er forbudt uten samtykke.", "User-agent: crawlsignals",
+				"Crawl-delay: 3", "Disallow: /sok", "", "User-agent: GPTBot", "User-agent: CCBot", "Disallow: /", "",
+				"User-agent: *", "Content-Signal: search=yes, ai-train=no", "Disallow: /sok"},
+			LineCount: 13,
 		},
 		OtherRobots: []signals.Robots{{Host: "data.kommune.test", URL: "https://data.kommune.test/robots.txt", Status: 404, Outcome: "none",
 			Meaning: "robots.txt answered HTTP 404: no rules, so every crawler may read everything.", Agents: testAgents(true, 0)}},
 		Read: []signals.Document{
-			{URL: "https://kommune.test/", FinalURL: "https://kommune.test/", Status: 200, ContentType: "text/html", FoundVia: "home", Title: "Fjordvik kommune", SHA256: "06c7", Chars: 922, ReadAt: "2026-12-01T06:00:02Z"},
-			{URL: "https://kommune.test/apne-data", FinalURL: "https://kommune.test/apne-data/", Status: 200, ContentType: "text/html", FoundVia: "footer", LinkText: "Åpne data", Title: "Åpne data – Fjordvik kommune", SHA256: "09ae", Chars: 893, ReadAt: "2026-12-01T06:00:10Z"},
-			{URL: "https://kommune.test/vilkar.pdf", FinalURL: "https://kommune.test/vilkar.pdf", Status: 200, ContentType: "application/pdf", FoundVia: "hop", LinkText: "Vilkår (PDF)", SHA256: "14d7", ReadAt: "2026-12-01T06:00:14Z", TextError: "the PDF has no text layer"},
-			{URL: "https://kommune.test/.well-known/security.txt", FinalURL: "https://kommune.test/.well-known/security.txt", Status: 200, ContentType: "text/plain", FoundVia: "well-known", SHA256: "582b", Chars: 249, ReadAt: "2026-12-01T06:00:16Z"},
-			{URL: "https://kommune.test/llms.txt", FinalURL: "https://kommune.test/llms.txt", Status: 200, ContentType: "text/plain", FoundVia: "llms", SHA256: "8ca6", Chars: 497, ReadAt: "2026-12-01T06:00:18Z"},
-			{URL: "https://kommune.test/sitemap.xml", FinalURL: "https://kommune.test/sitemap.xml", Status: 200, ContentType: "application/xml", FoundVia: "robots-named", SHA256: "9c1b", Chars: 926, ReadAt: "2026-12-01T06:00:20Z"},
+			{URL: "https://kommune.test/", FinalURL: "https://kommune.test/", Status: 200, ContentType: "text/html", FoundVia: "home", Role: "home", Title: "Fjordvik kommune", SHA256: "06c7", Chars: 922, ReadAt: "2026-12-01T06:00:02Z"},
+			{URL: "https://kommune.test/apne-data", FinalURL: "https://kommune.test/apne-data/", Status: 200, ContentType: "text/html", FoundVia: "footer", Role: "policy", LinkText: "Åpne data", Title: "Åpne data – Fjordvik kommune", SHA256: "09ae", Chars: 893, ReadAt: "2026-12-01T06:00:10Z"},
+			{URL: "https://kommune.test/vilkar.pdf", FinalURL: "https://kommune.test/vilkar.pdf", Status: 200, ContentType: "application/pdf", FoundVia: "hop", Role: "policy", LinkText: "Vilkår (PDF)", SHA256: "14d7", ReadAt: "2026-12-01T06:00:14Z", TextError: "the PDF has no text layer"},
+			{URL: "https://kommune.test/.well-known/security.txt", FinalURL: "https://kommune.test/.well-known/security.txt", Status: 200, ContentType: "text/plain", FoundVia: "well-known", Role: "file", SHA256: "582b", Chars: 249, ReadAt: "2026-12-01T06:00:16Z"},
+			{URL: "https://kommune.test/llms.txt", FinalURL: "https://kommune.test/llms.txt", Status: 200, ContentType: "text/plain", FoundVia: "llms", Role: "file", SHA256: "8ca6", Chars: 497, ReadAt: "2026-12-01T06:00:18Z"},
+			{URL: "https://kommune.test/sitemap.xml", FinalURL: "https://kommune.test/sitemap.xml", Status: 200, ContentType: "application/xml", FoundVia: "robots-named", Role: "listing", SHA256: "9c1b", Chars: 926, ReadAt: "2026-12-01T06:00:20Z"},
 		},
 		NotRead: []signals.Gap{
 			{URL: "https://kommune.test/personvern", Reason: "robots-disallowed", Detail: "https://kommune.test/robots.txt line 5 disallows crawlsignals", FoundVia: "footer", LinkText: "Personvern"},
@@ -72,10 +79,18 @@ func fullSite() *signals.Site {
 		},
 		NotPublished: []string{"https://kommune.test/.well-known/tdmrep.json", "https://kommune.test/.well-known/gpc.json"},
 		Quotes: []signals.Quote{api, lic,
-			q("https://kommune.test/apne-data", "Automatisert innsamling av innhold er ikke tillatt uten skriftlig samtykke.", "scraping"),
+			scraping,
 			{URL: "https://kommune.test/om", Text: "Vi deler data fritt.", Topic: "reuse", Source: "curated", Verified: false, ReadAt: "2026-12-01T06:00:12Z", File: "content/sites/kommune.test.md", Line: 4, Problem: "not found"},
 		},
-		OpenByDesign: signals.OpenVerdict{Verdict: true, Why: "Open API, feed or export and a stated licence, both quoted.", API: &api, Licence: &lic},
+		OpenByDesign: signals.OpenVerdict{Verdict: ptr(true), Why: "Open API, feed or export and a stated licence, both quoted.", API: &api, Licence: &lic},
+		AIUse: signals.AIUse{Verdict: "refused", Why: "robots.txt disallows 1 of 2 AI training crawlers (GPTBot); a Content-Signal line objects; a sentence of the terms objects.",
+			Refused: []string{"GPTBot"}, Allowed: []string{"Google-Extended"},
+			Sources: []signals.AISource{
+				{Kind: "robots", Says: "Disallows / for GPTBot", URL: "https://kommune.test/robots.txt", Line: 9, Objects: "some"},
+				{Kind: "content-signal", Says: "Content-Signal: search=yes, ai-train=no (for *)", URL: "https://kommune.test/robots.txt", Line: 12, Objects: "all"},
+				{Kind: "tdmrep", Says: "Text and data mining rights reserved (header)", URL: "https://kommune.test/", Objects: "all"},
+				{Kind: "terms", Says: scraping.Text, URL: scraping.URL, Objects: "all"},
+			}},
 		Signals: signals.Signals{
 			SecurityTxt:    &signals.SecurityTxt{URL: "https://kommune.test/.well-known/security.txt", Contact: []string{"mailto:sikkerhet@kommune.test", "https://kommune.test/sikkerhet"}, Expires: "2026-01-01T00:00:00Z", Expired: true},
 			LLMsTxt:        &signals.LLMsTxt{URL: "https://kommune.test/llms.txt", Title: "Fjordvik kommune", Summary: "Åpne data og tjenester.", Links: []signals.LLMLink{{Text: "API", URL: "https://data.kommune.test/api"}}},
@@ -83,8 +98,9 @@ func fullSite() *signals.Site {
 			TDM:            []signals.TDMRep{{Source: "header", URL: "https://kommune.test/", Reservation: true}, {Source: "meta", URL: "https://kommune.test/", Reservation: false}},
 			Headers:        []signals.HeaderSignal{{URL: "https://kommune.test/", Source: "header", Name: "tdm-reservation", Value: "1"}},
 		},
-		Licences:       []signals.Licence{{Name: "NLOD 2.0", URL: "https://kommune.test/apne-data", Quote: lic.Text, Via: "text"}},
-		Contradictions: []signals.Contradiction{{Kind: "tdm-reservation-without-policy", What: "Text and data mining rights are reserved without a policy."}},
+		Licences: []signals.Licence{{Name: "NLOD 2.0", URL: "https://kommune.test/apne-data", Quote: lic.Text, Via: "text"}},
+		Contradictions: []signals.Contradiction{{Kind: "tdm-reservation-without-policy", What: "Text and data mining rights are reserved without a policy."},
+			{Kind: "robots-allows-content-signal-objects", What: "robots.txt lets 1 of 2 AI training crawlers read the home page (Google-Extended), while a Content-Signal line objects to AI training.", Quotes: []string{"Content-Signal: search=yes, ai-train=no (for *)"}}},
 		Changes: []signals.Change{{Batch: "20261201T060000Z", Previous: "20261101T060000Z", ReadAt: "2026-12-01T06:00:00Z",
 			Items: []string{"GPTBot may no longer read /.", "Open by design: now yes."}, Kinds: []string{"agents", "verdict"}}},
 	}
@@ -93,32 +109,39 @@ func fullSite() *signals.Site {
 // directorySites is a small directory: every kind of row.
 func directorySites() []*signals.Site {
 	blocked := &signals.Site{Host: "stopp.test", Name: "Stoppet AS", URL: "https://stopp.test/", Category: "other", Hosts: []string{"stopp.test"},
-		Batch: "20261201T060000Z", ReadAt: "2026-12-01T06:00:00Z", Blocked: true, BlockedSince: "2026-11-15",
+		Batch: "20261201T060000Z", Blocked: true, BlockedSince: "2026-11-15",
+		AIUse:        signals.AIUse{Verdict: "unknown", Why: "The site asked us to stop, so we sent no request and do not know what its robots.txt says."},
 		Robots:       signals.Robots{Host: "stopp.test", Outcome: "not-read", Meaning: "Not read: the site asked us to stop on 2026-11-15."},
 		NotRead:      []signals.Gap{{URL: "https://stopp.test/", Reason: "asked-to-stop", Detail: "blocked since 2026-11-15", FoundVia: "home"}},
-		OpenByDesign: signals.OpenVerdict{Why: "Neither found."}}
+		OpenByDesign: signals.OpenVerdict{Why: "The site asked us to stop, so we read nothing."}}
 	down := &signals.Site{Host: "nede.test", Name: "Nede AS", URL: "https://nede.test/", Category: "other", Hosts: []string{"nede.test"},
-		Batch: "20261201T060000Z", ReadAt: "2026-12-01T06:00:03Z",
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:03Z"),
 		Robots: signals.Robots{Host: "nede.test", URL: "https://nede.test/robots.txt", Status: 503, Outcome: "disallow-all", Reason: "robots-unavailable",
-			Meaning: "robots.txt answered HTTP 503: by RFC 9309 everything on the host counts as disallowed.", Agents: noneAllowed(testAgents(false, 0))},
+			Meaning: "robots.txt answered HTTP 503, a server error, so we do not know what it says to any crawler.", Agents: unknownAgents(testAgents(false, 0))},
 		NotRead:      []signals.Gap{{URL: "https://nede.test/robots.txt", Reason: "robots-unavailable", Detail: "HTTP 503", FoundVia: "robots", Status: 503}},
-		OpenByDesign: signals.OpenVerdict{Why: "Neither found."}}
+		AIUse:        signals.AIUse{Verdict: "unknown", Why: "robots.txt was not read (it answered HTTP 503), so we do not know what it says to any crawler."},
+		OpenByDesign: signals.OpenVerdict{Why: "robots.txt was not read, so we read no page of the site."}}
 	shop := &signals.Site{Host: "butikk.test", Name: "Ærlig butikk", URL: "https://butikk.test/", Category: "shop", Hosts: []string{"butikk.test"},
-		Batch: "20261101T060000Z", ReadAt: "2026-11-01T06:00:00Z",
+		Batch: "20261101T060000Z", ReadAt: ptr("2026-11-01T06:00:00Z"),
 		Robots:       signals.Robots{Host: "butikk.test", URL: "https://butikk.test/robots.txt", Status: 404, Outcome: "none", Meaning: "No robots.txt.", Agents: testAgents(true, 0)},
-		Read:         []signals.Document{{URL: "https://butikk.test/", FoundVia: "home", Status: 200, ReadAt: "2026-11-01T06:00:01Z"}},
-		OpenByDesign: signals.OpenVerdict{Why: "Licence stated, no official API found."}}
+		Read:         []signals.Document{{URL: "https://butikk.test/", FoundVia: "home", Role: "home", Status: 200, ReadAt: "2026-11-01T06:00:01Z"}},
+		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", Allowed: []string{"GPTBot", "Google-Extended"}},
+		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "Licence stated, no official API found."}}
 	fresh := &signals.Site{Host: "ny.test", Name: "Østre register", URL: "https://ny.test/", Category: "public-sector", Hosts: []string{"ny.test"},
-		Robots: signals.Robots{Outcome: "not-read", Meaning: "Not read yet."}}
+		Robots: signals.Robots{Outcome: "not-read", Meaning: "Not read yet."},
+		AIUse:  signals.AIUse{Verdict: "unknown", Why: "Not read yet."}, OpenByDesign: signals.OpenVerdict{Why: "The site has not been read yet."}}
 	register := &signals.Site{Host: "register.test", Name: "Åpent register", URL: "https://register.test/", Category: "public-sector", Hosts: []string{"register.test"},
-		Batch: "20261201T060000Z", ReadAt: "2026-12-01T06:00:05Z",
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:05Z"),
 		Robots: signals.Robots{Host: "register.test", URL: "https://register.test/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.",
-			Agents: append(testAgents(true, 2), signals.Agent{Agent: "CCBot", Category: "ai-training", Group: "own", RootAllowed: false, Line: 7})},
-		OpenByDesign: signals.OpenVerdict{Why: "API found, licence not stated."}}
+			Agents: append(testAgents(true, 2), signals.Agent{Agent: "CCBot", Category: "ai-training", Group: "own", RootAllowed: ptr(false), Line: 7})},
+		AIUse: signals.AIUse{Verdict: "partly-refused", Why: "robots.txt disallows 1 of 3 AI training crawlers (CCBot).", Refused: []string{"CCBot"}, Allowed: []string{"GPTBot", "Google-Extended"},
+			Sources: []signals.AISource{{Kind: "robots", Says: "Disallows / for CCBot", URL: "https://register.test/robots.txt", Line: 7, Objects: "some"}}},
+		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "API found, licence not stated."}}
 	avis := &signals.Site{Host: "avis.test", Name: "avisa", URL: "https://avis.test/", Category: "news", Hosts: []string{"avis.test"},
-		Batch: "20261201T060000Z", ReadAt: "2026-12-01T06:00:04Z",
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:04Z"),
 		Robots:       signals.Robots{Host: "avis.test", URL: "https://avis.test/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.", Agents: testAgents(true, 3)},
-		OpenByDesign: signals.OpenVerdict{Why: "Neither found."}}
+		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", Allowed: []string{"GPTBot", "Google-Extended"}},
+		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "Neither found."}}
 	return []*signals.Site{fullSite(), blocked, down, shop, fresh, register, avis}
 }
 
@@ -132,7 +155,7 @@ func manySites(n int) []*signals.Site {
 	var agents []signals.Agent
 	for i, a := range robots.Agents() {
 		agents = append(agents, signals.Agent{Agent: a.Token, ParserToken: a.ParserToken(), Note: a.Note, Operator: a.Operator,
-			Purpose: a.Purpose, Category: a.Category, Group: "star", RootAllowed: i%3 != 0, Line: 4 + i%5})
+			Purpose: a.Purpose, Category: a.Category, Group: "star", RootAllowed: ptr(i%3 != 0), Line: 4 + i%5})
 	}
 	out := make([]*signals.Site, n)
 	for i := range out {
@@ -144,7 +167,7 @@ func manySites(n int) []*signals.Site {
 		s.Category = cats[i%len(cats)]
 		s.Hosts = []string{s.Host}
 		s.OtherRobots = nil
-		s.OpenByDesign.Verdict = i%7 == 0
+		s.OpenByDesign.Verdict = ptr(i%7 == 0)
 		if i%13 == 0 {
 			s.NotRead = nil
 		}

@@ -107,7 +107,6 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 		if ls.Blocked {
 			s.Robots.Meaning = "Not read: the site asked us to stop."
 		}
-		s.OpenByDesign = openByDesign(nil)
 		s.Rechecked = rechecked
 		applyCuration(s, cur0, nil)
 		return s, nil
@@ -189,6 +188,7 @@ func newSite(ls *sites.Site) *Site {
 		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
 		Signals:  Signals{TDM: []TDMRep{}, Headers: []HeaderSignal{}},
 		Licences: []Licence{}, APIs: []APIEvidence{}, Contradictions: []Contradiction{}, Changes: []Change{},
+		AIUse: AIUse{Refused: []string{}, Allowed: []string{}, Sources: []AISource{}},
 	}
 }
 
@@ -198,14 +198,16 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 	texts := map[string]pageText{}
 	es, err := evidence.OpenSite(batchDir, ls.Host)
 	if err != nil {
-		s.OpenByDesign = openByDesign(nil)
 		return s, texts, fmt.Errorf("%s: %w", ls.Host, err)
 	}
 	m := es.Manifest
 	s.Batch = batch
-	s.ReadAt = m.Started.UTC().Format(time.RFC3339)
 	if m.Blocked {
+		// No request was sent: there is no time the site was read.
 		s.Robots.Meaning = "Not read: the site asked us to stop on " + m.BlockedSince + "."
+	} else {
+		at := m.Started.UTC().Format(time.RFC3339)
+		s.ReadAt = &at
 	}
 
 	var errs []error
@@ -234,6 +236,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 				continue // shown in the robots.txt section
 			}
 			rr := bd.readDocument(es, a)
+			rr.doc.Role = roleOf(a, s)
 			if rr.doc.TextError != "" {
 				bd.opt.Log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
@@ -249,9 +252,10 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 			case "well-known", "llms":
 				wellKnown(s, a, rr)
 			}
-			if quotable(a.FoundVia) {
+			if rr.doc.Role == RolePolicy {
 				for _, q := range findQuotes(rr.text, rr.blocks) {
 					q.URL, q.ReadAt = rr.doc.URL, rr.doc.ReadAt
+					q.Objects = prohibitsAI(q.Text)
 					s.Quotes = append(s.Quotes, q)
 				}
 				s.Licences = append(s.Licences, findLicences(rr.doc.URL, rr.text, rr.blocks, rr.links)...)
@@ -268,13 +272,14 @@ func applyCuration(s *Site, c *Curation, texts map[string]pageText) {
 	if c != nil {
 		s.Quotes = append(s.Quotes, verifyCurated(c, texts)...)
 	}
-	s.OpenByDesign = openByDesign(s.Quotes)
+	s.OpenByDesign = openByDesign(s)
 	if c != nil && c.Override != nil {
-		s.OpenByDesign.Formula = yesNo(s.OpenByDesign.Verdict) + ": " + s.OpenByDesign.Why
-		s.OpenByDesign.Verdict, s.OpenByDesign.Overridden = c.Override.Verdict, true
+		s.OpenByDesign.Formula = s.OpenByDesign.Word() + ": " + s.OpenByDesign.Why
+		s.OpenByDesign.Verdict, s.OpenByDesign.Overridden = boolPtr(c.Override.Verdict), true
 		s.OpenByDesign.Why = "A curator overruled the formula: " + c.Override.Reason
 	}
 	s.APIs = apiEvidence(s, apiLinks(s.Read))
+	s.AIUse = aiUse(s)
 	s.Contradictions = contradictions(s)
 }
 
@@ -293,14 +298,31 @@ func apiLinks(read []Document) map[string]string {
 	return out
 }
 
-// quotable: the home page is read only for its links (design §2 item 3),
-// and machine-readable files are signals, not prose.
-func quotable(via string) bool {
-	switch via {
-	case "footer", "hop", "approved":
-		return true
+// Document roles.
+const (
+	RolePolicy  = "policy"  // a terms, privacy, licence, data or developer page: searched for quotes
+	RoleHome    = "home"    // read for its footer links only, never quoted (design §2 item 3)
+	RoleListing = "listing" // a sitemap robots.txt names: we record that it answers
+	RoleFile    = "file"    // a well-known file or llms.txt: a signal for programs, not prose
+)
+
+// roleOf says what a read address is to us. An address robots.txt names is
+// a listing only when it is one of its Sitemap lines; one its comments
+// point to (a licensing page) is read and quoted like a footer page.
+func roleOf(a evidence.Address, s *Site) string {
+	switch a.FoundVia {
+	case "home":
+		return RoleHome
+	case "well-known", "llms":
+		return RoleFile
+	case "robots-named":
+		for _, r := range append([]Robots{s.Robots}, s.OtherRobots...) {
+			if slices.Contains(r.Sitemaps, a.URL) {
+				return RoleListing
+			}
+		}
 	}
-	return false
+	return RolePolicy
 }
 
 // readResult is one read document as evidence gives it back.

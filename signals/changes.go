@@ -28,7 +28,10 @@ const (
 // diff compares two builds of one site, older first. It returns nil when
 // nothing a reader would care about changed.
 func diff(old, cur *Site) *Change {
-	c := &Change{Batch: cur.Batch, Previous: old.Batch, ReadAt: cur.ReadAt, Items: []string{}, Kinds: []string{}}
+	c := &Change{Batch: cur.Batch, Previous: old.Batch, Items: []string{}, Kinds: []string{}}
+	if cur.ReadAt != nil {
+		c.ReadAt = *cur.ReadAt
+	}
 	kinds := map[string]bool{}
 	add := func(kind, format string, args ...any) {
 		c.Items = append(c.Items, fmt.Sprintf(format, args...))
@@ -45,8 +48,8 @@ func diff(old, cur *Site) *Change {
 		before[a.Agent] = a
 	}
 	for _, a := range cur.Robots.Agents {
-		if b, ok := before[a.Agent]; ok && b.RootAllowed != a.RootAllowed {
-			add(ChangeAgents, "%s: %s → %s", a.Agent, allowedWord(b.RootAllowed), allowedWord(a.RootAllowed))
+		if b, ok := before[a.Agent]; ok && b.Verdict() != a.Verdict() {
+			add(ChangeAgents, "%s: %s → %s", a.Agent, b.Verdict(), a.Verdict())
 		}
 	}
 
@@ -89,8 +92,11 @@ func diff(old, cur *Site) *Change {
 	for _, line := range signalLines(old.Signals, cur.Signals) {
 		add(ChangeSignals, "%s", line)
 	}
-	if old.OpenByDesign.Verdict != cur.OpenByDesign.Verdict {
-		add(ChangeVerdict, "Open by design: %s → %s", yesNo(old.OpenByDesign.Verdict), yesNo(cur.OpenByDesign.Verdict))
+	if old.OpenByDesign.Word() != cur.OpenByDesign.Word() {
+		add(ChangeVerdict, "Open by design: %s → %s", old.OpenByDesign.Word(), cur.OpenByDesign.Word())
+	}
+	if old.AIUse.Verdict != cur.AIUse.Verdict {
+		add(ChangeVerdict, "AI use: %s → %s", AIWord(old.AIUse.Verdict), AIWord(cur.AIUse.Verdict))
 	}
 	if len(c.Items) == 0 {
 		return nil
@@ -142,18 +148,4 @@ func tdmSummary(t *TDMRep) string {
 		return "reserved"
 	}
 	return "not reserved"
-}
-
-func allowedWord(b bool) string {
-	if b {
-		return "allowed"
-	}
-	return "disallowed"
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
 }

@@ -1,5 +1,10 @@
 package signals
 
+import (
+	"fmt"
+	"strings"
+)
+
 // prohibitionWords mark a sentence that forbids something (English and Norwegian).
 var prohibitionWords = []string{
 	"ikke tillatt", "forbudt", "ikke lov", "er ikke tillatt", "kan ikke", "må ikke", "uten skriftlig samtykke", "uten samtykke",
@@ -12,28 +17,53 @@ var reuseDenials = []string{
 	"may not be reused", "may not be reproduced", "not be copied", "ikke kopieres",
 }
 
-// contradictions flags what a reader should look at twice (issue 6 item 6).
+// prohibitsAI says "prohibits" when a sentence prohibits AI use, text and
+// data mining, scraping or automated collection (design §2.8): a
+// prohibition word together with a word of the AI or scraping topics.
+func prohibitsAI(sentence string) string {
+	if containsAny(sentence, prohibitionWords) && (speaksOf(sentence, TopicAI) || speaksOf(sentence, TopicScraping)) {
+		return "prohibits"
+	}
+	return ""
+}
+
+// contradictions flags what a reader should look at twice: every place
+// where robots.txt and the site's other signals point different ways.
 func contradictions(s *Site) []Contradiction {
 	out := []Contradiction{}
-	var forbids, denies []string
+	var denies []string
 	for _, q := range s.Quotes {
-		if !q.Verified {
-			continue
-		}
-		if (q.Topic == TopicScraping || q.Topic == TopicAI) && containsAny(q.Text, prohibitionWords) {
-			forbids = append(forbids, q.Text)
-		}
-		if containsAny(q.Text, reuseDenials) {
+		if q.Verified && containsAny(q.Text, reuseDenials) {
 			denies = append(denies, q.Text)
 		}
 	}
-	ai := s.AITraining()
-	if len(forbids) > 0 && (ai == "allowed" || ai == "partly") {
-		out = append(out, Contradiction{Kind: "robots-allows-terms-forbid",
-			What:   "robots.txt lets AI training crawlers read the site (" + ai + "), while the pages we read forbid scraping or AI use.",
-			Quotes: forbids})
+	u := s.AIUse
+	if len(u.Allowed) > 0 {
+		// robots.txt lets some AI training crawler in while another signal
+		// objects: one entry per kind of signal, each with what it says.
+		let := fmt.Sprintf("robots.txt lets %d of %d AI training crawlers read the home page (%s)",
+			len(u.Allowed), len(u.Allowed)+len(u.Refused), shortList(u.Allowed, 4))
+		if len(u.Refused) == 0 {
+			let = fmt.Sprintf("robots.txt lets all %d AI training crawlers read the home page", len(u.Allowed))
+		}
+		byKind := map[string][]string{}
+		var kinds []string
+		for _, src := range u.Sources {
+			if src.Kind == "robots" || src.Objects == "" {
+				continue
+			}
+			if _, ok := byKind[src.Kind]; !ok {
+				kinds = append(kinds, src.Kind)
+			}
+			byKind[src.Kind] = append(byKind[src.Kind], src.Says)
+		}
+		for _, k := range kinds {
+			out = append(out, Contradiction{Kind: "robots-allows-" + k + "-objects",
+				What:   let + ", while " + SourceWords(k) + " objects to AI training.",
+				Quotes: byKind[k]})
+		}
 	}
-	if ai == "disallowed" && (len(s.Licences) > 0 || s.OpenByDesign.Verdict) {
+	if len(u.Refused) > 0 && len(u.Allowed) == 0 && (len(s.Licences) > 0 || s.OpenByDesign.IsOpen()) {
 		out = append(out, Contradiction{Kind: "robots-forbids-terms-allow",
 			What:   "robots.txt disallows every AI training crawler, while the pages we read state an open licence for the data.",
 			Quotes: licenceQuotes(s.Licences)})
@@ -48,6 +78,14 @@ func contradictions(s *Site) []Contradiction {
 			Quotes: append(licenceQuotes(s.Licences), denies...)})
 	}
 	return out
+}
+
+// shortList names up to n items and says how many more there are.
+func shortList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
 }
 
 func licenceQuotes(ls []Licence) []string {

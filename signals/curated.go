@@ -26,7 +26,10 @@ type CuratedQuote struct {
 	URL   string `toml:"url"`
 	Text  string `toml:"text"`
 	Topic string `toml:"topic"`
-	Line  int    `toml:"-"` // line of its [[quote]] header
+	// Objects marks the quote as an objection to AI training (design
+	// §2.8), for a sentence whose words alone do not say so.
+	Objects bool `toml:"objects_to_ai"`
+	Line    int  `toml:"-"` // line of its [[quote]] header
 }
 
 // Override lets a curator overrule the Open by design verdict, with a
@@ -129,6 +132,11 @@ func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
 	var out []Quote
 	for _, cq := range c.Quotes {
 		q := Quote{URL: cq.URL, Text: cq.Text, Topic: cq.Topic, Source: "curated", File: c.File, Line: cq.Line}
+		if cq.Objects {
+			q.Objects = "curator"
+		} else {
+			q.Objects = prohibitsAI(cq.Text)
+		}
 		pt, ok := texts[cq.URL]
 		if !ok {
 			q.Problem = "the page was not read in this batch"

@@ -1,33 +1,39 @@
 package signals
 
-import "sort"
+import (
+	"sort"
 
-// AITraining sums up in one word what robots.txt says to the AI training
-// crawlers of our agents list: allowed (all may read /), disallowed (none
-// may), partly (some may), or unknown (robots.txt not read).
-func (s *Site) AITraining() string {
-	if s.Robots.Outcome == "not-read" {
-		return "unknown"
+	"github.com/crawlsignals/crawlsignals/robots"
+)
+
+// AgentVerdicts maps each AI training crawler of the agents list to what
+// the home host's robots.txt says to it: allowed, disallowed or unknown
+// (robots.txt not read, or the site not read at all).
+func (s *Site) AgentVerdicts() map[string]string {
+	out := map[string]string{}
+	for _, a := range robots.Agents() {
+		if a.Category == "ai-training" {
+			out[a.Token] = AgentUnknown
+		}
 	}
-	allowed, total := 0, 0
 	for _, a := range s.Robots.Agents {
-		if a.Category != "ai-training" {
-			continue
-		}
-		total++
-		if a.RootAllowed {
-			allowed++
+		if _, ok := out[a.Agent]; ok {
+			out[a.Agent] = a.Verdict()
 		}
 	}
-	switch {
-	case total == 0:
-		return "unknown"
-	case allowed == total:
-		return "allowed"
-	case allowed == 0:
-		return "disallowed"
+	return out
+}
+
+// Documents counts the policy documents read (not the home page, sitemaps
+// or files for programs).
+func (s *Site) Documents() int {
+	n := 0
+	for _, d := range s.Read {
+		if d.Role == RolePolicy {
+			n++
+		}
 	}
-	return "partly"
+	return n
 }
 
 // NewIndex lists the sites for sites.json, sorted by name.
@@ -38,10 +44,10 @@ func NewIndex(all []*Site) Index {
 			idx.Generated = s.Batch
 		}
 		idx.Sites = append(idx.Sites, IndexEntry{
-			Host: s.Host, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
-			RobotsOutcome: s.Robots.Outcome, AITraining: s.AITraining(),
-			Read: len(s.Read), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
-			Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
+			Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
+			RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, Agents: s.AgentVerdicts(),
+			Read: len(s.Read), Documents: s.Documents(), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
+			LookTwice: len(s.Contradictions), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
 		})
 	}
 	sort.SliceStable(idx.Sites, func(i, j int) bool { return idx.Sites[i].Name < idx.Sites[j].Name })

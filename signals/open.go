@@ -63,8 +63,32 @@ func containsAny(text string, words []string) bool {
 	return false
 }
 
-// openByDesign applies OpenFormula to a site's verified quotes.
-func openByDesign(quotes []Quote) OpenVerdict {
+// The Open by design verdicts, as readers see them.
+var OpenVerdicts = []Verdict{
+	{"yes", "Yes", "The pages we read show, each in a quote checked word for word, an official API, feed or export anyone (or anyone with a free key) may use, and a standard licence or terms granting reuse."},
+	{"no", "No", "We read the site's pages and they do not show both."},
+	{"not-determined", "Not determined", "The pages the verdict would rest on were not read: robots.txt was not read, the site asked us to stop, or every page we planned to read is a gap. A gap is never a “no”."},
+}
+
+// Word is the verdict as readers see it: Yes, No or Not determined.
+func (o OpenVerdict) Word() string {
+	switch {
+	case o.Verdict == nil:
+		return OpenVerdicts[2].Word
+	case *o.Verdict:
+		return OpenVerdicts[0].Word
+	}
+	return OpenVerdicts[1].Word
+}
+
+// IsOpen says whether the verdict is yes.
+func (o OpenVerdict) IsOpen() bool { return o.Verdict != nil && *o.Verdict }
+
+// openByDesign applies OpenFormula to a site's verified quotes. When the
+// formula finds no yes and the pages it would rest on were not read, the
+// verdict is not determined (nil), never no.
+func openByDesign(s *Site) OpenVerdict {
+	quotes := s.Quotes
 	var api, licence *Quote
 	for i := range quotes {
 		q := &quotes[i]
@@ -80,9 +104,16 @@ func openByDesign(quotes []Quote) OpenVerdict {
 		}
 	}
 	v := OpenVerdict{API: api, Licence: licence}
+	if api != nil && licence != nil {
+		v.Verdict, v.Why = boolPtr(true), "Open API, feed or export and a stated licence, both quoted."
+		return v
+	}
+	if why := notDetermined(s); why != "" {
+		v.Why = why
+		return v
+	}
+	v.Verdict = boolPtr(false)
 	switch {
-	case api != nil && licence != nil:
-		v.Verdict, v.Why = true, "Open API, feed or export and a stated licence, both quoted."
 	case api != nil:
 		v.Why = "API found, licence not stated."
 	case licence != nil:
@@ -91,4 +122,26 @@ func openByDesign(quotes []Quote) OpenVerdict {
 		v.Why = "Neither an open API, feed or export nor a licence found in the pages we read."
 	}
 	return v
+}
+
+// notDetermined says why the pages a verdict rests on were not read, or ""
+// when they were.
+func notDetermined(s *Site) string {
+	switch {
+	case s.Blocked:
+		return "The site asked us to stop, so we read nothing."
+	case s.Batch == "":
+		return "The site has not been read yet."
+	case !robotsRead(s.Robots):
+		return "robots.txt was not read, so we read no page of the site."
+	}
+	for _, d := range s.Read {
+		if d.Role == RolePolicy {
+			return ""
+		}
+	}
+	if len(s.NotRead) > 0 {
+		return "We could not read any of the pages it would rest on (see “Not read by us”)."
+	}
+	return ""
 }

@@ -1,6 +1,7 @@
 package signals
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -38,9 +39,18 @@ const (
 	maxQuoteRunes    = 400
 )
 
+// addresses are e-mail and web addresses, which name no topic: the
+// "lisens" of "lisens@avis.test" is not a sentence about a licence.
+var addresses = regexp.MustCompile(`[^\s<>()]+@[^\s<>()]+|https?://[^\s<>()]+|www\.[^\s<>()]+`)
+
+// topicText is a sentence as topic words are looked for in it.
+func topicText(sentence string) string {
+	return " " + strings.ToLower(addresses.ReplaceAllString(sentence, " ")) + " "
+}
+
 // topicOf returns the first topic a sentence speaks of, or "".
 func topicOf(sentence string) string {
-	s := " " + strings.ToLower(sentence) + " "
+	s := topicText(sentence)
 	for _, t := range topicWords {
 		for _, w := range t.words {
 			if strings.Contains(s, w) {
@@ -49,6 +59,23 @@ func topicOf(sentence string) string {
 		}
 	}
 	return ""
+}
+
+// speaksOf says whether a sentence has a word of the topic, wherever it
+// stands (topicOf gives only the first topic).
+func speaksOf(sentence, topic string) bool {
+	s := topicText(sentence)
+	for _, t := range topicWords {
+		if t.topic != topic {
+			continue
+		}
+		for _, w := range t.words {
+			if strings.Contains(s, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // findQuotes picks the sentences of a page's text blocks that speak of our

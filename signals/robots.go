@@ -33,8 +33,12 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 	case robots.Rules:
 		r.Meaning = fmt.Sprintf("robots.txt answered HTTP %d with rules; the table shows what they say to each crawler.", hr.Status)
 		for _, v := range file.Report(agents) {
+			allowed := &v.RootAllowed
+			if v.Err != nil {
+				allowed = nil // the matcher failed: we do not know
+			}
 			r.Agents = append(r.Agents, Agent{Agent: v.Agent, ParserToken: v.Token, Note: v.Note, Operator: v.Operator,
-				Purpose: v.Purpose, Category: v.Category, Group: v.Group, RootAllowed: v.RootAllowed, Line: v.Line})
+				Purpose: v.Purpose, Category: v.Category, Group: v.Group, RootAllowed: allowed, Line: v.Line})
 		}
 		r.Sitemaps = append(r.Sitemaps, file.Sitemaps()...)
 		for _, c := range file.ProhibitingComments() {
@@ -43,6 +47,13 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 		r.Groups, r.ContentSignals = groups(file)
 		r.LooksLikeHTML, r.Truncated = file.LooksLikeHTML(), file.Truncated
 		r.NotTextPlain = !robots.IsTextPlain(r.ContentType)
+		r.LineCount = file.Lines()
+		for r.LineCount > 0 && strings.TrimSpace(file.Line(r.LineCount)) == "" {
+			r.LineCount-- // the newline that ends the file is not a line to show
+		}
+		for n := 1; n <= min(r.LineCount, MaxRobotsLines); n++ {
+			r.Lines = append(r.Lines, file.Line(n))
+		}
 		if r.Truncated {
 			r.Meaning += " The file is longer than 500 KiB; like other RFC 9309 readers we read only the first 500 KiB."
 		}
@@ -58,25 +69,48 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 	case robots.None:
 		r.Meaning = fmt.Sprintf("No robots.txt (HTTP %d): by RFC 9309 there are no rules, and every crawler may read everything.", hr.Status)
 		for _, a := range agents {
-			r.Agents = append(r.Agents, agentOf(a, true))
+			r.Agents = append(r.Agents, agentOf(a, "none", boolPtr(true)))
 		}
 	default:
-		switch {
-		case hr.Status >= 200 && hr.Status < 300:
-			// A 2xx that is not a robots.txt we can read: a bot challenge
-			// in its place, or a body that cannot be decoded.
-			r.Meaning = "robots.txt answered HTTP " + fmt.Sprint(hr.Status) + " but could not be read as robots.txt (" + hr.Detail + "): everything on the host counts as disallowed, so we read nothing else there."
-		case hr.Status != 0:
-			r.Meaning = fmt.Sprintf("robots.txt answered HTTP %d: by RFC 9309 everything on the host counts as disallowed, so we read nothing else there.", hr.Status)
-		default:
-			r.Meaning = "robots.txt could not be fetched (" + hr.Detail + "): everything on the host counts as disallowed, so we read nothing else there."
-		}
+		r.Meaning = notReadMeaning(hr)
 		for _, a := range agents {
-			r.Agents = append(r.Agents, agentOf(a, false))
+			r.Agents = append(r.Agents, agentOf(a, "unknown", nil))
 		}
 	}
 	return r, nil
 }
+
+// MaxRobotsLines is how many lines of a robots.txt a page shows; longer
+// files are rare, and the page links the whole file.
+const MaxRobotsLines = 1000
+
+// notReadMeaning explains a robots.txt we could not read. What RFC 9309
+// tells other crawlers and what our crawler does are different questions
+// (design §2.3): we never know what such a file says to anyone.
+func notReadMeaning(hr evidence.HostRobots) string {
+	const unknown = " so we do not know what it says to any crawler."
+	const another = " Another crawler, at another time, may get another answer."
+	switch s := hr.Status; {
+	case s >= 200 && s < 300:
+		// A 2xx that is not a robots.txt we can read: a bot challenge in
+		// its place, or a body that cannot be decoded.
+		return fmt.Sprintf("robots.txt answered HTTP %d, but with something other than robots.txt in its place (%s),", s, hr.Detail) + unknown +
+			" Counting that as no answer, and so reading nothing else on the host, is our rule." + another
+	case s >= 300 && s < 400:
+		return fmt.Sprintf("robots.txt answered HTTP %d and did not lead to a file within 5 redirects (%s),", s, hr.Detail) + unknown +
+			" RFC 9309 lets a crawler then treat the file as unavailable and read everything; our rule is stricter: we read nothing else on the host." + another
+	case s >= 400 && s < 500:
+		return fmt.Sprintf("robots.txt answered HTTP %d, a refusal,", s) + unknown +
+			" RFC 9309 lets a crawler that gets a 4xx answer read everything; our rule is stricter: we read nothing else on a host that will not show us its robots.txt." + another
+	case s >= 500:
+		return fmt.Sprintf("robots.txt answered HTTP %d, a server error,", s) + unknown +
+			" RFC 9309 tells a crawler that gets a server error to assume everything on the host is disallowed, and so we read nothing else there." + another
+	}
+	return "robots.txt could not be fetched (" + hr.Detail + ")," + unknown +
+		" RFC 9309 tells a crawler that cannot reach robots.txt to assume everything on the host is disallowed, and so we read nothing else there." + another
+}
+
+func boolPtr(b bool) *bool { return &b }
 
 // exampleLimit is how many disallowed paths a group's summary shows.
 const exampleLimit = 5
@@ -155,8 +189,9 @@ func storedRobots(es *evidence.Site, u string, addrs []evidence.Address) (*robot
 	return nil, "", "", fmt.Errorf("no stored answer for %s", u)
 }
 
-// agentOf is an agent's row when no rule decides: no file, or everything disallowed.
-func agentOf(a robots.Agent, allowed bool) Agent {
+// agentOf is an agent's row when no rule decides: no file (allowed), or a
+// file we could not read (unknown).
+func agentOf(a robots.Agent, group string, allowed *bool) Agent {
 	return Agent{Agent: a.Token, ParserToken: a.ParserToken(), Note: a.Note, Operator: a.Operator, Purpose: a.Purpose,
-		Category: a.Category, Group: "none", RootAllowed: allowed}
+		Category: a.Category, Group: group, RootAllowed: allowed}
 }

@@ -9,16 +9,18 @@ package signals
 
 // Site is one site's findings: public/sites/HOST/signals.json.
 type Site struct {
-	Host         string   `json:"host"`
-	Name         string   `json:"name"`
-	URL          string   `json:"url"`
-	Category     string   `json:"category"`
-	Hosts        []string `json:"hosts"`
-	Batch        string   `json:"batch"`   // empty when the site has not been crawled yet
-	ReadAt       string   `json:"read_at"` // RFC 3339, when the batch read the site
-	Blocked      bool     `json:"blocked"`
-	BlockedSince string   `json:"blocked_since,omitempty"`
-	Notes        string   `json:"notes,omitempty"`
+	Host     string   `json:"host"`
+	Name     string   `json:"name"`
+	URL      string   `json:"url"`
+	Category string   `json:"category"`
+	Hosts    []string `json:"hosts"`
+	Batch    string   `json:"batch"` // empty when the site has not been crawled yet
+	// ReadAt is when the batch read the site (RFC 3339); nil when no request
+	// was sent (a site that asked us to stop, or not crawled yet).
+	ReadAt       *string `json:"read_at"`
+	Blocked      bool    `json:"blocked"`
+	BlockedSince string  `json:"blocked_since,omitempty"`
+	Notes        string  `json:"notes,omitempty"`
 	// Rechecked are the dates (YYYY-MM-DD) the site was re-checked at its
 	// owner's request: sites.toml's rechecked, and recheck batches.
 	Rechecked []string `json:"rechecked,omitempty"`
@@ -30,6 +32,9 @@ type Site struct {
 	NotPublished []string    `json:"not_published"` // well-known files and llms.txt that answered 404/410
 	Quotes       []Quote     `json:"quotes"`
 	OpenByDesign OpenVerdict `json:"open_by_design"`
+	// AIUse is the answer to "does this site object to AI training?" from
+	// every signal read (design §2.8).
+	AIUse AIUse `json:"ai_use"`
 
 	Signals        Signals         `json:"signals"`
 	Licences       []Licence       `json:"licences"`
@@ -102,6 +107,10 @@ type Robots struct {
 	NotTextPlain   bool            `json:"not_text_plain,omitempty"` // served with another content type than text/plain
 	LooksLikeHTML  bool            `json:"looks_like_html,omitempty"`
 	Truncated      bool            `json:"truncated,omitempty"` // longer than 500 KiB: the rest was not read
+	// Lines are the file's lines as our crawler got it, for readers to
+	// check each deciding line (at most MaxRobotsLines; LineCount is all).
+	Lines     []string `json:"lines,omitempty"`
+	LineCount int      `json:"line_count,omitempty"`
 }
 
 // Group sums up one group of robots.txt.
@@ -135,10 +144,30 @@ type Agent struct {
 	Operator    string `json:"operator"`
 	Purpose     string `json:"purpose"`
 	Category    string `json:"category"`
-	Group       string `json:"group"` // own | star | none
-	RootAllowed bool   `json:"root_allowed"`
-	Line        int    `json:"line"`
+	Group       string `json:"group"` // own | star | none | unknown (robots.txt not read)
+	// RootAllowed says whether the crawler may read "/": nil when robots.txt
+	// was not read, so nobody knows what it says to this crawler.
+	RootAllowed *bool `json:"root_allowed"`
+	Line        int   `json:"line"`
 }
+
+// Verdict is the agent's verdict in one word: allowed, disallowed or unknown.
+func (a Agent) Verdict() string {
+	switch {
+	case a.RootAllowed == nil:
+		return AgentUnknown
+	case *a.RootAllowed:
+		return AgentAllowed
+	}
+	return AgentDisallowed
+}
+
+// Agent verdicts, as sites.json and agents.json spell them.
+const (
+	AgentAllowed    = "allowed"
+	AgentDisallowed = "disallowed"
+	AgentUnknown    = "unknown"
+)
 
 // Document is an address we read.
 type Document struct {
@@ -153,8 +182,12 @@ type Document struct {
 	Record      string `json:"record"`                // WARC-Record-ID of the stored response, in the batch's SITE.warc.gz
 	Chars       int    `json:"chars"`                 // characters of visible text
 	TextSHA256  string `json:"text_sha256,omitempty"` // of the visible text: changes in markup alone do not count
-	ReadAt      string `json:"read_at"`
-	TextError   string `json:"text_error,omitempty"` // why no text could be taken from it
+	// Role says what the address is to us: a policy document (searched for
+	// quotes), the home page (read for its footer links only), a listing (a
+	// sitemap: we only check it answers) or a file for programs.
+	Role      string `json:"role"`
+	ReadAt    string `json:"read_at"`
+	TextError string `json:"text_error,omitempty"` // why no text could be taken from it
 	// Alternates are the same document in other languages, which we did
 	// not read again (design §2: a document is read once).
 	Alternates []string `json:"alternates,omitempty"`
@@ -186,11 +219,19 @@ type Quote struct {
 	Problem      string `json:"problem,omitempty"`
 	Closest      string `json:"closest,omitempty"`
 	LastVerified string `json:"last_verified,omitempty"`
+
+	// Objects is set when the quote counts as an objection to AI training
+	// (design §2.8): "prohibits" when the sentence itself prohibits AI use,
+	// text and data mining, scraping or automated collection; "curator"
+	// when a person marked it so.
+	Objects string `json:"objects_to_ai,omitempty"`
 }
 
 // OpenVerdict is the Open by design finding (design §2.6).
 type OpenVerdict struct {
-	Verdict bool   `json:"verdict"`
+	// Verdict is yes (true), no (false) or not determined (nil): the pages
+	// it would rest on were not read. A gap is never a "no".
+	Verdict *bool  `json:"verdict"`
 	Why     string `json:"why"`
 	// Overridden is set when a curator overruled the formula; Why then
 	// gives their reason and Formula what the formula said.
@@ -208,16 +249,22 @@ type Index struct {
 
 // IndexEntry is one row of the directory.
 type IndexEntry struct {
-	Host          string `json:"host"`
-	Name          string `json:"name"`
-	Category      string `json:"category"`
-	Batch         string `json:"batch"`
-	ReadAt        string `json:"read_at"`
-	RobotsOutcome string `json:"robots_outcome"`
-	AITraining    string `json:"ai_training"` // allowed | partly | disallowed | unknown
-	Read          int    `json:"read"`
-	NotRead       int    `json:"not_read"`
-	OpenByDesign  bool   `json:"open_by_design"`
-	Blocked       bool   `json:"blocked"`
-	Signals       string `json:"signals"` // path of the site's signals.json
+	Host          string  `json:"host"`
+	URL           string  `json:"url"`
+	Name          string  `json:"name"`
+	Category      string  `json:"category"`
+	Batch         string  `json:"batch"`
+	ReadAt        *string `json:"read_at"`
+	RobotsOutcome string  `json:"robots_outcome"`
+	AIUse         string  `json:"ai_use"` // refused | partly-refused | no-objection-found | unknown
+	// Agents maps each AI training crawler of the agents list to what
+	// robots.txt says to it: allowed, disallowed or unknown.
+	Agents       map[string]string `json:"agents"`
+	Read         int               `json:"read"`      // addresses read, the home page and files included
+	Documents    int               `json:"documents"` // policy documents among them
+	NotRead      int               `json:"not_read"`
+	OpenByDesign *bool             `json:"open_by_design"`
+	LookTwice    int               `json:"look_twice"`
+	Blocked      bool              `json:"blocked"`
+	Signals      string            `json:"signals"` // path of the site's signals.json
 }

@@ -5,7 +5,7 @@ package templates
 import "embed"
 
 // FS holds layout.html, parts.html, one template per page kind, style.css
-// and favicon.svg.
+// favicon.svg and filter.js (the directory's search box).
 //
-//go:embed *.html style.css favicon.svg
+//go:embed *.html style.css favicon.svg filter.js
 var FS embed.FS

@@ -53,9 +53,9 @@ func build(e *env, list *sites.List, batches string, content fs.FS, out string) 
 	}
 	read, gaps, open := 0, 0, 0
 	for _, s := range all {
-		read += len(s.Read)
+		read += s.Documents()
 		gaps += len(s.NotRead)
-		if s.OpenByDesign.Verdict {
+		if s.OpenByDesign.IsOpen() {
 			open++
 		}
 	}

@@ -232,6 +232,17 @@ func (p *Page) Key(ctx context.Context, key string, code int) error {
 	return nil
 }
 
+// Type sends text to the focused element as the keyboard would insert it,
+// so the page sees the same input events a person typing causes.
+func (p *Page) Type(ctx context.Context, text string) error {
+	for _, r := range text {
+		if err := p.b.Call(ctx, p.session, "Input.insertText", map[string]any{"text": string(r)}, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Screenshot saves the whole page (up to maxHeight CSS pixels) as a PNG.
 func (p *Page) Screenshot(ctx context.Context, path string, maxHeight int) error {
 	var m struct {

@@ -53,6 +53,7 @@ func TestProblemsAreFound(t *testing.T) {
 		"unclosed":         {strings.Replace(good, `<p>f</p>`, `<p>f`, 1), "</footer> closes <p>"},
 		"misnested":        {strings.Replace(good, `<p>f</p>`, `<p><b>f</p></b>`, 1), "</p> closes <b>"},
 		"script":           {strings.Replace(good, `<p>f</p>`, `<script>x()</script>`, 1), "<script> element"},
+		"remote script":    {strings.Replace(good, `<p>f</p>`, `<script src="https://cdn.example/filter.js"></script>`, 1), "<script> element other than"},
 		"handler":          {strings.Replace(good, `<p>f</p>`, `<p onclick="x()">f</p>`, 1), "event handler attribute onclick"},
 		"javascript link":  {strings.Replace(good, `href="mailto:a@b"`, `href="javascript:alert(1)"`, 1), `scheme "javascript" is not allowed`},
 		"external asset":   {strings.Replace(good, `href="../style.css"`, `href="https://cdn.example/s.css"`, 1), "fetch from elsewhere"},

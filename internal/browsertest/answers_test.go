@@ -1,0 +1,130 @@
+package browsertest
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// phone is the screen design §8 measures "the first two phone screens" on.
+const phoneWidth, phoneHeight = 360, 740
+
+// TestAnswersFirst: on a phone, a site page answers before it explains. The
+// AI verdict and a verified quote start within two screens (1,480 px);
+// robots.txt is on the page line by line; quotes link to the sentence on
+// the live page with a text fragment; nothing scrolls sideways. On the
+// directory, typing in the search box leaves only matching rows.
+func TestAnswersFirst(t *testing.T) {
+	chromium := FindChromium()
+	if chromium == "" {
+		msg := "no Chromium found: install Debian's chromium package to run the browser check"
+		if os.Getenv("BROWSER_TEST_REQUIRED") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	public := demoSite(t)
+	srv := httptest.NewServer(http.FileServer(http.Dir(public)))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	b, err := Launch(ctx, chromium, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	page, err := b.NewPage(ctx, strings.TrimPrefix(srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Viewport(ctx, phoneWidth, phoneHeight, "light"); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, host := range []string{"avis.test", "kommune.test", "feed.test"} {
+		if err := page.Navigate(ctx, srv.URL+"/sites/"+host+"/"); err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Verdict, Quote          float64 // page y of the AI verdict and the first quote; -1 when absent
+			VerdictText             string
+			RobotsLines, Fragments  int
+			ScrollWidth, InnerWidth int
+		}
+		const measure = `(() => {
+  const top = (sel) => { const e = document.querySelector(sel); return e ? e.getBoundingClientRect().top + window.scrollY : -1; };
+  const v = document.querySelector('.answers .answer .word');
+  return {
+    Verdict: top('.answers .answer .word'),
+    Quote: top('.answers blockquote'),
+    VerdictText: v ? v.textContent : '',
+    RobotsLines: document.querySelectorAll('ol.robotsfile li').length,
+    Fragments: document.querySelectorAll('a[href*="#:~:text="]').length,
+    ScrollWidth: document.documentElement.scrollWidth,
+    InnerWidth: window.innerWidth,
+  };
+})()`
+		if err := page.Eval(ctx, measure, &m); err != nil {
+			t.Fatal(err)
+		}
+		limit := float64(2 * phoneHeight)
+		if m.Verdict < 0 || m.Verdict > limit {
+			t.Errorf("%s: the AI verdict starts at %.0f px, want within %.0f px", host, m.Verdict, limit)
+		}
+		if !strings.ContainsAny(m.VerdictText, "RPNU") { // Refused, Partly refused, No objection found, Unknown
+			t.Errorf("%s: the first answer reads %q", host, m.VerdictText)
+		}
+		if m.Quote < 0 || m.Quote > limit {
+			t.Errorf("%s: the first verified quote starts at %.0f px, want within %.0f px", host, m.Quote, limit)
+		}
+		if m.RobotsLines < 3 {
+			t.Errorf("%s: %d lines of robots.txt on the page", host, m.RobotsLines)
+		}
+		if m.Fragments == 0 {
+			t.Errorf("%s: no quote links to its sentence with a text fragment", host)
+		}
+		if m.ScrollWidth > m.InnerWidth {
+			t.Errorf("%s: the page is %d px wide on a %d px screen", host, m.ScrollWidth, m.InnerWidth)
+		}
+	}
+
+	// The directory's search box: type, and only matching rows stay.
+	if err := page.Navigate(ctx, srv.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	var before int
+	if err := page.Eval(ctx, `(() => { const i = document.getElementById('site-search'); i.focus(); return document.querySelectorAll('#sites-table tbody tr').length; })()`, &before); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Type(ctx, "fjord"); err != nil {
+		t.Fatal(err)
+	}
+	var after struct {
+		Shown   []string
+		Visible bool
+	}
+	if err := page.Eval(ctx, `({
+  Shown: Array.from(document.querySelectorAll('#sites-table tbody tr')).filter(r => !r.hidden && r.offsetParent !== null).map(r => r.getAttribute('data-search')),
+  Visible: !document.querySelector('form.search').hidden,
+})`, &after); err != nil {
+		t.Fatal(err)
+	}
+	if !after.Visible {
+		t.Error("the search box is hidden although its script ran")
+	}
+	if len(after.Shown) == 0 || len(after.Shown) >= before {
+		t.Errorf("typing %q left %d of %d rows", "fjord", len(after.Shown), before)
+	}
+	for _, s := range after.Shown {
+		if !strings.Contains(s, "fjord") {
+			t.Errorf("row %q shown for %q", s, "fjord")
+		}
+	}
+	for _, p := range page.Problems() {
+		t.Error(p)
+	}
+}

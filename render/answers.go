@@ -1,0 +1,190 @@
+package render
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+)
+
+// The answers a site page opens with (design §8): AI use, what the terms
+// say about reuse, Open by design, and what we could not read. Each is
+// arranged here so the template only lays it out.
+
+// aiView is the AI use verdict with its sources, each linked to its evidence.
+type aiView struct {
+	Code, Word, Why  string
+	Refused, Allowed []string
+	Total            int
+	Sources          []aiSourceView
+}
+
+type aiSourceView struct {
+	signals.AISource
+	KindWords string
+	Evidence  link // the robots.txt line on this page, or the page it came from
+	Verbatim  bool // Says is the site's own line or value, not our summary of it
+}
+
+// aiOf arranges the AI use verdict. robotsOnPage maps a robots.txt address
+// to its section on this page, so a robots.txt line links to itself.
+func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[string]string) aiView {
+	v := aiView{Code: u.Verdict, Word: signals.AIWord(u.Verdict), Why: u.Why, Refused: u.Refused, Allowed: u.Allowed,
+		Total: len(u.Refused) + len(u.Allowed)}
+	for _, s := range u.Sources {
+		sv := aiSourceView{AISource: s, KindWords: signals.SourceWords(s.Kind)}
+		switch s.Kind {
+		case "content-signal", "content-usage", "x-robots-tag", "meta":
+			sv.Verbatim = true
+		}
+		switch rv := robotsOnPage[s.URL]; {
+		case rv != nil && s.Line > 0 && s.Line <= len(rv.Lines):
+			sv.Evidence = link{Href: "#" + lineID(rv.ID, s.Line), Text: "robots.txt line " + strconv.Itoa(s.Line)}
+		case rv != nil:
+			sv.Evidence = link{Href: "#" + rv.ID, Text: "robots.txt"}
+		case s.Kind == "terms" && fragments[s.URL+"\x00"+s.Says] != "":
+			sv.Evidence = link{Href: fragments[s.URL+"\x00"+s.Says], Text: shortURL(s.URL)}
+		default:
+			sv.Evidence = linkTo(s.URL, shortURL(s.URL))
+		}
+		v.Sources = append(v.Sources, sv)
+	}
+	return v
+}
+
+// lineID is the id of line n of the robots.txt shown in section id.
+func lineID(section string, n int) string {
+	return section + "-L" + strconv.Itoa(n)
+}
+
+// robotsLine is one line of a robots.txt as shown on the page.
+type robotsLine struct {
+	N       int
+	ID      string
+	Text    string
+	Decides bool // a deciding line of the agents table
+}
+
+// topicRank orders quotes for the answer about reuse: what a reader asks
+// first comes first.
+var topicRank = map[string]int{
+	signals.TopicLicence: 0, signals.TopicReuse: 1, signals.TopicAI: 2, signals.TopicScraping: 3, signals.TopicAPI: 4,
+}
+
+// maxAnswerQuotes is how many quotes the answer about reuse shows; the
+// rest are under each document.
+const maxAnswerQuotes = 3
+
+// answerQuotes picks up to three verified quotes for the answer about
+// reuse: a person's choice first, then one per topic in topicRank's order,
+// so the page answers before it explains.
+func answerQuotes(qs []quoteView) []quoteView {
+	var cand []quoteView
+	for _, q := range qs {
+		if q.Verified {
+			cand = append(cand, q)
+		}
+	}
+	rank := func(q quoteView) int {
+		r, ok := topicRank[q.Topic]
+		if !ok {
+			r = len(topicRank)
+		}
+		if q.Source == "curated" {
+			r -= 10
+		}
+		return r
+	}
+	// By rank, then in the order the pages give them (a page's main
+	// statement tends to come first).
+	slices.SortStableFunc(cand, func(a, b quoteView) int { return rank(a) - rank(b) })
+	var out []quoteView
+	topics := map[string]bool{}
+	for _, q := range cand {
+		if len(out) < maxAnswerQuotes && !topics[q.Topic] {
+			topics[q.Topic] = true
+			out = append(out, q)
+		}
+	}
+	for _, q := range cand { // fewer topics than places: fill with the rest
+		if len(out) >= maxAnswerQuotes {
+			break
+		}
+		if !containsQuote(out, q) {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func containsQuote(qs []quoteView, q quoteView) bool {
+	for _, o := range qs {
+		if o.URL == q.URL && o.Text == q.Text {
+			return true
+		}
+	}
+	return false
+}
+
+// textFragment is the address of a quote on its live page, with a text
+// fragment (#:~:text=) so a browser scrolls to the sentence and marks it.
+// A long sentence is given by its first and last words, which browsers
+// match as a range. "" when the address cannot be a link.
+func textFragment(page, quote string) string {
+	page = webURL(page)
+	if page == "" {
+		return ""
+	}
+	if i := strings.IndexByte(page, '#'); i >= 0 {
+		page = page[:i]
+	}
+	words := strings.Fields(quote)
+	if len(words) == 0 {
+		return page
+	}
+	const edge = 5
+	directive := fragmentEscape(strings.Join(words, " "))
+	if len(words) > 2*edge+2 {
+		directive = fragmentEscape(strings.Join(words[:edge], " ")) + "," + fragmentEscape(strings.Join(words[len(words)-edge:], " "))
+	}
+	return page + "#:~:text=" + directive
+}
+
+// fragmentEscape percent-encodes text for a text directive: everything but
+// ASCII letters, digits and ". _ ~" ("-", "," and "&" have meanings there).
+func fragmentEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '.', c == '_', c == '~':
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// gapSummary is the answer about what we could not read: the count and the
+// main reason.
+type gapSummary struct {
+	Count       int
+	Main        reasonCount
+	OtherCounts int // gaps for other reasons
+}
+
+func gapSummaryOf(gaps []gapView, reasons []reasonCount) gapSummary {
+	g := gapSummary{Count: len(gaps)}
+	for _, r := range reasons {
+		if r.Count > g.Main.Count {
+			g.Main = r
+		}
+	}
+	g.OtherCounts = g.Count - g.Main.Count
+	return g
+}
