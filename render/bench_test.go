@@ -272,7 +272,7 @@ func hugoMarkdown(s *signals.Site) string {
 	var b strings.Builder
 	q := strconv.Quote
 	fmt.Fprintf(&b, "+++\ntitle = %s\nhost = %s\ncategories = [%s]\ncategorylabel = %s\nrobots = %s\nai = %s\nread = %d\ngaps = %d\nopen = %t\nwhy = %s\nreadat = %s\nmeaning = %s\n",
-		q(s.Name), q(s.Host), q(s.Category), q(sites.CategoryLabel(s.Category)), q(outcomeWords(s.Robots.Outcome)), q(s.AIUse.Verdict),
+		q(s.Name), q(s.Host), q(s.Category), q(sites.CategoryLabel(s.Category)), q(outcomeWords(s.Robots)), q(s.AIUse.Verdict),
 		len(s.Read), len(s.NotRead), s.OpenByDesign.IsOpen(), q(s.OpenByDesign.Why), q(deref(s.ReadAt)), q(s.Robots.Meaning))
 	v := robotsOf(s.Robots, "", "robots")
 	for _, g := range v.AgentsBy {

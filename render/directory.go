@@ -2,6 +2,7 @@ package render
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/collate"
@@ -107,7 +108,7 @@ type row struct {
 
 func rowOf(s *signals.Site) row {
 	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
-		Robots: outcomeWords(s.Robots.Outcome), AI: s.AIUse.Verdict, AIWord: signals.AIWord(s.AIUse.Verdict),
+		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict, AIWord: signals.AIWord(s.AIUse.Verdict),
 		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Refused) + len(s.AIUse.Allowed),
 		Open: openCode(s.OpenByDesign), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
@@ -132,15 +133,23 @@ func openCode(o signals.OpenVerdict) string {
 	return "no"
 }
 
-// outcomeWords names a robots.txt outcome for the directory table.
-func outcomeWords(o string) string {
-	switch o {
+// outcomeWords names what robots.txt was to us, for the directory table
+// and feeds. A file we could not read is "not read", with its answer: what
+// it says to anyone is unknown, so no policy is named (design §2.3).
+func outcomeWords(r signals.Robots) string {
+	switch r.Outcome {
 	case "rules":
 		return "rules"
 	case "none":
 		return "none (no file)"
 	case "disallow-all":
-		return "everything disallowed"
+		switch {
+		case r.Reason == "bot-challenge" || (r.Status >= 200 && r.Status < 300):
+			return "not read (a challenge)"
+		case r.Status != 0:
+			return "not read (HTTP " + strconv.Itoa(r.Status) + ")"
+		}
+		return "not read (no answer)"
 	}
 	return "not read"
 }

@@ -100,7 +100,7 @@ func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
 	if d := batchDate(s.Batch); d != nil {
 		title := fmt.Sprintf("%s read on %s: %d documents read, %d not read", s.Host, d.Day(), s.Documents(), len(s.NotRead))
 		summary := fmt.Sprintf("%s (%s): robots.txt %s; AI use: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
-			s.Name, s.Host, outcomeWords(s.Robots.Outcome), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
+			s.Name, s.Host, outcomeWords(s.Robots), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
 		if s.Blocked {
 			title = fmt.Sprintf("%s on %s: asked us to stop, nothing read", s.Host, d.Day())
 			summary = fmt.Sprintf("%s (%s) asked us to stop; no request is sent to it.", s.Name, s.Host)

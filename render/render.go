@@ -56,7 +56,6 @@ func New() (*Renderer, error) {
 
 var funcs = template.FuncMap{
 	"linkTo":     linkTo,
-	"outcome":    outcomeWords,
 	"seconds":    seconds,
 	"topicWords": topicWords,
 	"jsonFile":   jsonFile,
