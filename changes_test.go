@@ -4,6 +4,7 @@ import (
 	"context"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -110,5 +111,26 @@ func TestChangesBetweenBatches(t *testing.T) {
 		if strings.Contains(item, "personvern") || strings.Contains(item, "apne-data") {
 			t.Errorf("unchanged page reported as changed: %s", item)
 		}
+	}
+	// The diffs: exactly the robots.txt lines added and the sentence that
+	// went, nothing unchanged, each quoted from the batch it stood in.
+	diffs := map[string]signals.Diff{}
+	for _, d := range c.Diffs {
+		diffs[d.What+" "+d.URL] = d
+	}
+	if len(c.Diffs) != 2 {
+		t.Errorf("diffs: %+v, want one for robots.txt and one for the terms", c.Diffs)
+	}
+	r := diffs["robots https://kommune.test/robots.txt"]
+	if !slices.Equal(r.Added, []string{"User-agent: GPTBot", "Disallow: /"}) || len(r.Removed) != 0 {
+		t.Errorf("robots.txt diff: %+v", r)
+	}
+	d := diffs["document https://kommune.test/vilkar"]
+	if !slices.Equal(d.Removed, []string{"Dette gjelder også innsamling med sikte på maskinlæring."}) || len(d.Added) != 0 {
+		t.Errorf("terms diff: %+v", d)
+	}
+	// The trend: one entry per batch, GPTBot's verdict in each.
+	if len(s.History) != 2 || s.History[0].Agents["GPTBot"] != "allowed" || s.History[1].Agents["GPTBot"] != "disallowed" {
+		t.Errorf("history: %+v", s.History)
 	}
 }

@@ -76,50 +76,75 @@ type atomFeed struct {
 // a build never reads the clock.
 const feedEpoch = "1970-01-01T00:00:00Z"
 
-// siteEntries are a site's Atom entries: one for each batch that read it
-// and that we know of — the latest reading, with its counts, and each
-// earlier batch in which something changed. An entry's ID is the site and
-// the batch, so it never changes once published, and its updated time is
-// the batch's: a build never reads the clock.
+// siteEntries are a site's Atom entries: one when it was first read, one
+// for each batch in which something changed (carrying the diff), and one
+// when it asked us to stop. A batch that changed nothing adds no entry, so
+// a subscriber hears only news. An entry's ID is the site and the batch, so
+// it never changes once published, and its updated time is the batch's: a
+// build never reads the clock.
 func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
 	var out []atomEntry
 	page := abs(base, "sites/"+s.Host+"/")
-	entry := func(batch, title, summary string, d *date) atomEntry {
+	entry := func(id, title, summary string, d *date) atomEntry {
 		return atomEntry{
-			ID:      "tag:" + tagAuthority + ":site/" + s.Host + "/batch/" + batch,
+			ID:      "tag:" + tagAuthority + ":site/" + s.Host + "/" + id,
 			Title:   atomText{Text: cleanText(title)},
 			Updated: d.ISO,
 			Link:    atomLink{Rel: "alternate", Type: "text/html", Href: page},
 			Summary: atomText{Type: "text", Text: cleanText(summary)},
 		}
 	}
-	changes := map[string]signals.Change{}
-	for _, c := range s.Changes {
-		changes[c.Batch] = c
+	if s.Blocked {
+		if d := dayDate(s.BlockedSince); d != nil {
+			out = append(out, entry("stopped/"+s.BlockedSince, fmt.Sprintf("%s asked us to stop on %s", s.Host, d.Day()),
+				fmt.Sprintf("%s (%s) asked us to stop; no request is sent to it, and its page shows nothing it said before.", s.Name, s.Host), d))
+		}
+		return out
 	}
-	if d := batchDate(s.Batch); d != nil {
-		title := fmt.Sprintf("%s read on %s: %d documents read, %d not read", s.Host, d.Day(), s.Documents(), len(s.NotRead))
-		summary := fmt.Sprintf("%s (%s): robots.txt %s; AI use: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
-			s.Name, s.Host, outcomeWords(s.Robots), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
-		if s.Blocked {
-			title = fmt.Sprintf("%s on %s: asked us to stop, nothing read", s.Host, d.Day())
-			summary = fmt.Sprintf("%s (%s) asked us to stop; no request is sent to it.", s.Name, s.Host)
+	if len(s.History) > 0 {
+		first := s.History[0].Batch
+		if d := batchDate(first); d != nil && len(s.History) == 1 && first == s.Batch {
+			title := fmt.Sprintf("%s first read on %s: %d documents read, %d not read", s.Host, d.Day(), s.Documents(), len(s.NotRead))
+			summary := fmt.Sprintf("%s (%s): robots.txt %s; AI use: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
+				s.Name, s.Host, outcomeWords(s.Robots), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
+			out = append(out, entry("batch/"+first, title, summary, d))
 		}
-		if c, ok := changes[s.Batch]; ok && len(c.Items) > 0 {
-			title += fmt.Sprintf("; %d %s", len(c.Items), plural(len(c.Items), "change", "changes"))
-			summary += " Changes since the batch before: " + strings.Join(c.Items, " ")
-		}
-		out = append(out, entry(s.Batch, title, summary, d))
 	}
 	for _, c := range s.Changes {
 		d := batchDate(c.Batch)
-		if c.Batch == s.Batch || d == nil {
+		if d == nil {
 			continue
 		}
 		title := fmt.Sprintf("%s changed on %s: %d %s", s.Host, d.Day(), len(c.Items), plural(len(c.Items), "change", "changes"))
-		out = append(out, entry(c.Batch, title, strings.Join(c.Items, " "), d))
+		out = append(out, entry("batch/"+c.Batch, title, strings.Join(c.Items, " ")+diffText(c.Diffs), d))
 	}
 	return out
+}
+
+// diffText is a change's diffs as plain text for a feed: each file, then
+// its lines or sentences, "+" added and "−" removed.
+func diffText(diffs []signals.Diff) string {
+	var b strings.Builder
+	for _, d := range diffs {
+		what := "robots.txt"
+		if d.What == "document" {
+			what = "Sentences of"
+		}
+		fmt.Fprintf(&b, "\n\n%s %s:", what, d.URL)
+		for _, l := range d.Added {
+			b.WriteString("\n+ " + l)
+		}
+		if d.MoreAdded > 0 {
+			fmt.Fprintf(&b, "\n+ (%d more)", d.MoreAdded)
+		}
+		for _, l := range d.Removed {
+			b.WriteString("\n− " + l)
+		}
+		if d.MoreRemoved > 0 {
+			fmt.Fprintf(&b, "\n− (%d more)", d.MoreRemoved)
+		}
+	}
+	return b.String()
 }
 
 func plural(n int, one, many string) string {

@@ -267,7 +267,8 @@ func TestFeeds(t *testing.T) {
 	if err := xml.Unmarshal(read(t, out, "feed.xml"), &all); err != nil {
 		t.Fatal(err)
 	}
-	// Six sites were read by a batch (one was never read).
+	// One entry per site with news: five first readings or changes, and
+	// the stop request (one site was never read).
 	if len(all.Entries) != 6 {
 		t.Fatalf("%d entries, want 6", len(all.Entries))
 	}
@@ -284,8 +285,19 @@ func TestFeeds(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(one.Entries) != 1 || one.Entries[0].ID != "tag:crawlsignals.com,2026:site/kommune.test/batch/20261201T060000Z" ||
-		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || !strings.Contains(one.Entries[0].Title, "kommune.test read on 1 December 2026: 2 documents read, 3 not read; 2 changes") {
+		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || one.Entries[0].Title != "kommune.test changed on 1 December 2026: 2 changes" {
 		t.Errorf("kommune.test feed: %+v", one.Entries)
+	}
+	// A batch that changed nothing adds no entry: read twice, no change.
+	quiet := fullSite()
+	quiet.Changes = nil
+	out = build(t, Input{Sites: []*signals.Site{quiet}})
+	one = feed{}
+	if err := xml.Unmarshal(read(t, out, "sites/kommune.test/feed.xml"), &one); err != nil {
+		t.Fatal(err)
+	}
+	if len(one.Entries) != 0 {
+		t.Errorf("a site with no change has feed entries: %+v", one.Entries)
 	}
 	// A change in an earlier batch is an entry of its own.
 	s := fullSite()

@@ -12,6 +12,15 @@ import (
 
 func ptr[T any](v T) *T { return &v }
 
+// hist is a site's history: the batches that read it, oldest first.
+func hist(batches ...string) []signals.BatchVerdicts {
+	var out []signals.BatchVerdicts
+	for _, b := range batches {
+		out = append(out, signals.BatchVerdicts{Batch: b, AIUse: "no-objection-found", Agents: map[string]string{"GPTBot": "allowed"}})
+	}
+	return out
+}
+
 func testAgents(aiAllowed bool, line int) []signals.Agent {
 	return []signals.Agent{
 		{Agent: "crawlsignals", ParserToken: "crawlsignals", Operator: "crawlsignals", Purpose: "this directory", Category: "ours", Group: "own", RootAllowed: ptr(true), Line: 4},
@@ -43,7 +52,8 @@ func fullSite() *signals.Site {
 	return &signals.Site{
 		Host: "kommune.test", Name: "Eksempel kommune", URL: "https://kommune.test/", Category: "public-sector",
 		Hosts: []string{"kommune.test", "data.kommune.test"}, Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:00Z"),
-		Notes: "A municipality with open data.",
+		History: hist("20261101T060000Z", "20261201T060000Z"),
+		Notes:   "A municipality with open data.",
 		Robots: signals.Robots{
 			Host: "kommune.test", URL: "https://kommune.test/robots.txt", Status: 200, Outcome: "rules",
 			Meaning: "robots.txt answered HTTP 200 with rules; the table shows what they say to each crawler.",
@@ -102,7 +112,11 @@ func fullSite() *signals.Site {
 		Contradictions: []signals.Contradiction{{Kind: "tdm-reservation-without-policy", What: "Text and data mining rights are reserved without a policy."},
 			{Kind: "robots-allows-content-signal-objects", What: "robots.txt lets 1 of 2 AI training crawlers read the home page (Google-Extended), while a Content-Signal line objects to AI training.", Quotes: []string{"Content-Signal: search=yes, ai-train=no (for *)"}}},
 		Changes: []signals.Change{{Batch: "20261201T060000Z", Previous: "20261101T060000Z", ReadAt: "2026-12-01T06:00:00Z",
-			Items: []string{"GPTBot may no longer read /.", "Open by design: now yes."}, Kinds: []string{"agents", "verdict"}}},
+			Items: []string{"GPTBot may no longer read /.", "Open by design: now yes."}, Kinds: []string{"agents", "verdict"},
+			Diffs: []signals.Diff{
+				{URL: "https://kommune.test/robots.txt", What: "robots", Added: []string{"User-agent: GPTBot", "Disallow: /"}, Removed: []string{}},
+				{URL: "https://kommune.test/vilkar", What: "document", Added: []string{"Dataene er publisert under NLOD 2.0."}, Removed: []string{"Alle rettigheter forbeholdt."}, MoreRemoved: 2},
+			}}},
 	}
 }
 
@@ -115,14 +129,14 @@ func directorySites() []*signals.Site {
 		NotRead:      []signals.Gap{{URL: "https://stopp.test/", Reason: "asked-to-stop", Detail: "blocked since 2026-11-15", FoundVia: "home"}},
 		OpenByDesign: signals.OpenVerdict{Why: "The site asked us to stop, so we read nothing."}}
 	down := &signals.Site{Host: "nede.test", Name: "Nede AS", URL: "https://nede.test/", Category: "other", Hosts: []string{"nede.test"},
-		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:03Z"),
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:03Z"), History: hist("20261201T060000Z"),
 		Robots: signals.Robots{Host: "nede.test", URL: "https://nede.test/robots.txt", Status: 503, Outcome: "disallow-all", Reason: "robots-unavailable",
 			Meaning: "robots.txt answered HTTP 503, a server error, so we do not know what it says to any crawler.", Agents: unknownAgents(testAgents(false, 0))},
 		NotRead:      []signals.Gap{{URL: "https://nede.test/robots.txt", Reason: "robots-unavailable", Detail: "HTTP 503", FoundVia: "robots", Status: 503}},
 		AIUse:        signals.AIUse{Verdict: "unknown", Why: "robots.txt was not read (it answered HTTP 503), so we do not know what it says to any crawler."},
 		OpenByDesign: signals.OpenVerdict{Why: "robots.txt was not read, so we read no page of the site."}}
 	shop := &signals.Site{Host: "butikk.test", Name: "Ærlig butikk", URL: "https://butikk.test/", Category: "shop", Hosts: []string{"butikk.test"},
-		Batch: "20261101T060000Z", ReadAt: ptr("2026-11-01T06:00:00Z"),
+		Batch: "20261101T060000Z", ReadAt: ptr("2026-11-01T06:00:00Z"), History: hist("20261101T060000Z"),
 		Robots:       signals.Robots{Host: "butikk.test", URL: "https://butikk.test/robots.txt", Status: 404, Outcome: "none", Meaning: "No robots.txt.", Agents: testAgents(true, 0)},
 		Read:         []signals.Document{{URL: "https://butikk.test/", FoundVia: "home", Role: "home", Status: 200, ReadAt: "2026-11-01T06:00:01Z"}},
 		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", Allowed: []string{"GPTBot", "Google-Extended"}},
@@ -131,14 +145,14 @@ func directorySites() []*signals.Site {
 		Robots: signals.Robots{Outcome: "not-read", Meaning: "Not read yet."},
 		AIUse:  signals.AIUse{Verdict: "unknown", Why: "Not read yet."}, OpenByDesign: signals.OpenVerdict{Why: "The site has not been read yet."}}
 	register := &signals.Site{Host: "register.test", Name: "Åpent register", URL: "https://register.test/", Category: "public-sector", Hosts: []string{"register.test"},
-		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:05Z"),
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:05Z"), History: hist("20261201T060000Z"),
 		Robots: signals.Robots{Host: "register.test", URL: "https://register.test/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.",
 			Agents: append(testAgents(true, 2), signals.Agent{Agent: "CCBot", Category: "ai-training", Group: "own", RootAllowed: ptr(false), Line: 7})},
 		AIUse: signals.AIUse{Verdict: "partly-refused", Why: "robots.txt disallows 1 of 3 AI training crawlers (CCBot).", Refused: []string{"CCBot"}, Allowed: []string{"GPTBot", "Google-Extended"},
 			Sources: []signals.AISource{{Kind: "robots", Says: "Disallows / for CCBot", URL: "https://register.test/robots.txt", Line: 7, Objects: "some"}}},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "API found, licence not stated."}}
 	avis := &signals.Site{Host: "avis.test", Name: "avisa", URL: "https://avis.test/", Category: "news", Hosts: []string{"avis.test"},
-		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:04Z"),
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:04Z"), History: hist("20261201T060000Z"),
 		Robots:       signals.Robots{Host: "avis.test", URL: "https://avis.test/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.", Agents: testAgents(true, 3)},
 		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", Allowed: []string{"GPTBot", "Google-Extended"}},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "Neither found."}}

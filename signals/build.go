@@ -115,7 +115,9 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 		held = held[len(held)-maxHistory-1:]
 	}
 	var prev, cur *Site
+	var prevTexts map[string]pageText
 	var changes []Change
+	var history []BatchVerdicts
 	var err error
 	lastVerified := map[string]string{} // curated quote text → newest batch date it verified
 	for i, b := range held {
@@ -138,13 +140,17 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 			}
 		}
 		if prev != nil {
-			if c := diff(prev, cur); c != nil {
+			if c := diff(prev, cur, prevTexts, texts); c != nil {
 				changes = append([]Change{*c}, changes...)
 			}
 		}
-		prev = cur
+		if !cur.Blocked {
+			history = append(history, BatchVerdicts{Batch: b, AIUse: cur.AIUse.Verdict, Agents: cur.agentVerdicts("")})
+		}
+		prev, prevTexts = cur, texts
 	}
 	cur.Changes = changes
+	cur.History = history
 	cur.Rechecked = rechecked
 	return cur, err
 }
@@ -187,7 +193,7 @@ func newSite(ls *sites.Site) *Site {
 		Read: []Document{}, NotRead: []Gap{}, NotPublished: []string{}, Quotes: []Quote{},
 		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
 		Signals:  Signals{TDM: []TDMRep{}, Headers: []HeaderSignal{}},
-		Licences: []Licence{}, APIs: []APIEvidence{}, Contradictions: []Contradiction{}, Changes: []Change{},
+		Licences: []Licence{}, APIs: []APIEvidence{}, Contradictions: []Contradiction{}, Changes: []Change{}, History: []BatchVerdicts{},
 		AIUse: AIUse{Refused: []string{}, Allowed: []string{}, Sources: []AISource{}},
 	}
 }
@@ -241,9 +247,10 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 				bd.opt.Log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
 			s.Read = append(s.Read, rr.doc)
-			texts[rr.doc.URL] = pageText{text: rr.text, readAt: rr.doc.ReadAt}
+			pt := pageText{text: rr.text, blocks: rr.blocks, readAt: rr.doc.ReadAt}
+			texts[rr.doc.URL] = pt
 			if _, ok := texts[rr.doc.FinalURL]; !ok {
-				texts[rr.doc.FinalURL] = pageText{text: rr.text, readAt: rr.doc.ReadAt}
+				texts[rr.doc.FinalURL] = pt
 			}
 			s.Signals.Headers = append(s.Signals.Headers, headerSignals(rr)...)
 			switch a.FoundVia {

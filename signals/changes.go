@@ -13,6 +13,21 @@ type Change struct {
 	Items    []string `json:"items"` // each change in plain words
 	// Kinds names the kinds of change, for filters and feeds.
 	Kinds []string `json:"kinds"`
+	// Diffs are the lines of robots.txt and the sentences of each document
+	// that appeared or disappeared, quoted from each batch's text.
+	Diffs []Diff `json:"diffs"`
+}
+
+// Diff is what changed in one file between two batches. Only files read
+// in both are compared, and only so many sentences are listed, so a diff
+// never republishes a whole page.
+type Diff struct {
+	URL         string   `json:"url"`
+	What        string   `json:"what"` // robots | document
+	Added       []string `json:"added"`
+	Removed     []string `json:"removed"`
+	MoreAdded   int      `json:"more_added,omitempty"` // added beyond those listed
+	MoreRemoved int      `json:"more_removed,omitempty"`
 }
 
 // Change kinds.
@@ -27,8 +42,8 @@ const (
 
 // diff compares two builds of one site, older first. It returns nil when
 // nothing a reader would care about changed.
-func diff(old, cur *Site) *Change {
-	c := &Change{Batch: cur.Batch, Previous: old.Batch, Items: []string{}, Kinds: []string{}}
+func diff(old, cur *Site, oldTexts, curTexts map[string]pageText) *Change {
+	c := &Change{Batch: cur.Batch, Previous: old.Batch, Items: []string{}, Kinds: []string{}, Diffs: []Diff{}}
 	if cur.ReadAt != nil {
 		c.ReadAt = *cur.ReadAt
 	}
@@ -98,6 +113,7 @@ func diff(old, cur *Site) *Change {
 	if old.AIUse.Verdict != cur.AIUse.Verdict {
 		add(ChangeVerdict, "AI use: %s → %s", AIWord(old.AIUse.Verdict), AIWord(cur.AIUse.Verdict))
 	}
+	c.Diffs = append(robotsDiffs(old, cur), documentDiffs(old, cur, oldTexts, curTexts)...)
 	if len(c.Items) == 0 {
 		return nil
 	}

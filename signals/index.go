@@ -10,9 +10,15 @@ import (
 // the home host's robots.txt says to it: allowed, disallowed or unknown
 // (robots.txt not read, or the site not read at all).
 func (s *Site) AgentVerdicts() map[string]string {
+	return s.agentVerdicts("ai-training")
+}
+
+// agentVerdicts is AgentVerdicts for the crawlers of one category, or of
+// every category when category is "".
+func (s *Site) agentVerdicts(category string) map[string]string {
 	out := map[string]string{}
 	for _, a := range robots.Agents() {
-		if a.Category == "ai-training" {
+		if category == "" || a.Category == category {
 			out[a.Token] = AgentUnknown
 		}
 	}

@@ -42,6 +42,17 @@ type Site struct {
 	Contradictions []Contradiction `json:"contradictions"`
 	// Changes since earlier batches, newest first.
 	Changes []Change `json:"changes"`
+	// History is what robots.txt said to each crawler of the agents list,
+	// and the AI use verdict, in each batch that read the site, oldest
+	// first: the trend across batches (agents.json is built from it).
+	History []BatchVerdicts `json:"history"`
+}
+
+// BatchVerdicts are one batch's verdicts for a site.
+type BatchVerdicts struct {
+	Batch  string            `json:"batch"`
+	AIUse  string            `json:"ai_use"`
+	Agents map[string]string `json:"agents"` // every crawler of the agents list: allowed, disallowed or unknown
 }
 
 // Signals are the machine-readable statements a site makes, each with the

@@ -1,0 +1,99 @@
+package signals
+
+import "strings"
+
+// maxDiffLines is how many added and how many removed lines or sentences
+// a diff lists per file; the rest are counted.
+const maxDiffLines = 20
+
+// robotsDiffs lists, for each host whose robots.txt was read in both
+// batches and changed, the lines added and removed (blank lines aside).
+func robotsDiffs(old, cur *Site) []Diff {
+	before := map[string]Robots{}
+	for _, r := range append([]Robots{old.Robots}, old.OtherRobots...) {
+		before[r.URL] = r
+	}
+	var out []Diff
+	for _, r := range append([]Robots{cur.Robots}, cur.OtherRobots...) {
+		o, ok := before[r.URL]
+		if !ok || o.SHA256 == "" || r.SHA256 == "" || o.SHA256 == r.SHA256 {
+			continue
+		}
+		if d := lineDiff(r.URL, "robots", o.Lines, r.Lines); d != nil {
+			out = append(out, *d)
+		}
+	}
+	return out
+}
+
+// documentDiffs lists, for each document read in both batches whose text
+// changed, the sentences that appeared and those that disappeared.
+func documentDiffs(old, cur *Site, oldTexts, curTexts map[string]pageText) []Diff {
+	was := map[string]Document{}
+	for _, d := range old.Read {
+		was[d.URL] = d
+	}
+	var out []Diff
+	for _, d := range cur.Read {
+		o, ok := was[d.URL]
+		if !ok || d.Role != RolePolicy || o.TextSHA256 == d.TextSHA256 || o.TextSHA256 == "" || d.TextSHA256 == "" {
+			continue
+		}
+		ot, ok1 := oldTexts[d.URL]
+		ct, ok2 := curTexts[d.URL]
+		if !ok1 || !ok2 {
+			continue
+		}
+		if df := lineDiff(d.URL, "document", ot.sentences(), ct.sentences()); df != nil {
+			out = append(out, *df)
+		}
+	}
+	return out
+}
+
+// sentences of a page's text, block by block.
+func (p pageText) sentences() []string {
+	if len(p.blocks) > 0 {
+		return sentences(strings.Join(p.blocks, "\n"))
+	}
+	return sentences(p.text)
+}
+
+// lineDiff compares two lists as multisets, keeping each list's order: a
+// line counts as added when the new list holds it more often than the old.
+func lineDiff(url, what string, old, cur []string) *Diff {
+	count := func(lines []string) map[string]int {
+		m := map[string]int{}
+		for _, l := range lines {
+			if l = strings.TrimSpace(l); l != "" {
+				m[l]++
+			}
+		}
+		return m
+	}
+	oldN, curN := count(old), count(cur)
+	d := &Diff{URL: url, What: what, Added: []string{}, Removed: []string{}}
+	pick := func(lines []string, mine, other map[string]int, list *[]string, more *int) {
+		seen := map[string]int{}
+		for _, l := range lines {
+			l = strings.TrimSpace(l)
+			if l == "" {
+				continue
+			}
+			seen[l]++
+			if seen[l] <= mine[l]-other[l] {
+				if len(*list) < maxDiffLines {
+					*list = append(*list, l)
+				} else {
+					*more++
+				}
+			}
+		}
+	}
+	pick(cur, curN, oldN, &d.Added, &d.MoreAdded)
+	pick(old, oldN, curN, &d.Removed, &d.MoreRemoved)
+	if len(d.Added) == 0 && len(d.Removed) == 0 {
+		return nil
+	}
+	return d
+}
