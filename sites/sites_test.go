@@ -210,30 +210,6 @@ hosts = [
 			want: []string{`sites.toml:7: hosts: "data.a.no" is listed twice`},
 		},
 		{
-			name: "host shared by two sites",
-			in: `[[site]]
-name = "A"
-url = "https://a.no/"
-hosts = ["a.no", "b.no"]
-
-[[site]]
-name = "B"
-url = "https://b.no/"
-
-[[site]]
-name = "C"
-url = "https://c.no/"
-hosts = [
-  "c.no",
-  "a.no",
-]
-`,
-			want: []string{
-				`sites.toml:8: host "b.no" already belongs to "A" (line 1): a host belongs to exactly one site`,
-				`sites.toml:15: host "a.no" already belongs to "A" (line 1): a host belongs to exactly one site`,
-			},
-		},
-		{
 			name: "invalid hostnames",
 			in: `[[site]]
 name = "A"
