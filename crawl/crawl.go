@@ -107,6 +107,11 @@ type Crawler struct {
 	list  *sites.List
 	pacer *pacer
 	slots chan struct{} // one token per request in flight (Workers)
+
+	// Set by Run for its batch: the answers of hosts shared by several
+	// sites, and how each site's evidence ended (see shared.go).
+	shared *sharedAnswers
+	ends   map[string]*siteEnd
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -183,6 +188,7 @@ type SiteResult struct {
 	Requests int
 	Answered int   // requests that got an answer, whatever its status
 	Reused   int   // stored answers used instead of a request (resume, recheck)
+	Shared   int   // answers of a shared host another site of the batch asked for
 	Skipped  bool  // complete in this batch already (resume): not read again
 	Err      error // the site's evidence could not be written
 }
@@ -214,9 +220,19 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	}
 	dir := filepath.Join(c.cfg.Batches, batch)
 	sum := &Summary{Batch: batch, Dir: dir}
+	c.shared = newSharedAnswers(sites.SharedHosts(selected))
 	selected, done, err := c.start(dir, batch, started, selected)
 	if err != nil {
 		return nil, err
+	}
+	c.ends = map[string]*siteEnd{}
+	for _, s := range selected {
+		c.ends[s.Host] = newSiteEnd()
+	}
+	if c.cfg.Resume {
+		if err := c.resumeShared(dir, selected, done); err != nil {
+			return nil, err
+		}
 	}
 	sum.Sites = append(sum.Sites, done...)
 	if c.cfg.Progress != nil {
@@ -285,6 +301,9 @@ func (r SiteResult) line() string {
 	line := fmt.Sprintf("%-28s %3d read, %3d not read, %3d requests", r.Site, r.Read, r.Gaps, r.Requests)
 	if r.Reused > 0 {
 		line += fmt.Sprintf(", %d stored answers reused", r.Reused)
+	}
+	if r.Shared > 0 {
+		line += fmt.Sprintf(", %d answers shared with other sites", r.Shared)
 	}
 	return line
 }

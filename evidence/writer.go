@@ -165,6 +165,18 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	return w, nil
 }
 
+// SetAside moves an abandoned SITE.warc.gz.open in batchDir to the first
+// free SITE.warc.gz.aborted.N, as Create would. A resumed batch sets aside
+// every interrupted site's file before any site starts again, so that sites
+// sharing a host can read each other's interrupted attempts (see
+// Unfinished) without meeting a file still being written.
+func SetAside(batchDir, site string) error {
+	if err := checkSite(site); err != nil {
+		return err
+	}
+	return moveAsideStale(filepath.Join(batchDir, openName(site)))
+}
+
 // moveAsideStale renames an abandoned .open file to the first free
 // .aborted.N name, so a new attempt can start without destroying it.
 func moveAsideStale(openPath string) error {
