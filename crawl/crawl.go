@@ -156,7 +156,8 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay), slots: make(chan struct{}, cfg.Workers)}, nil
 }
 
-// Select returns the sites named by only (any of their hosts), or all.
+// Select returns the sites named by only, or all. A site is named by any of
+// its hosts; a host shared by several sites names every one of them.
 func Select(list *sites.List, only []string) ([]*sites.Site, error) {
 	if len(only) == 0 {
 		out := make([]*sites.Site, len(list.Sites))
@@ -172,9 +173,16 @@ func Select(list *sites.List, only []string) ([]*sites.Site, error) {
 		if !ok {
 			return nil, fmt.Errorf("-site %s: not in %s", h, list.Path)
 		}
-		if !seen[s.Host] {
-			seen[s.Host] = true
-			out = append(out, s)
+		named := []*sites.Site{s}
+		if s.Host != strings.ToLower(h) {
+			// A host reviewed for several sites names them all.
+			named = list.Sharing(h)
+		}
+		for _, s := range named {
+			if !seen[s.Host] {
+				seen[s.Host] = true
+				out = append(out, s)
+			}
 		}
 	}
 	return out, nil

@@ -254,3 +254,30 @@ url = "https://avis.test/"
 name = "Kystregisteret"
 url = "https://register.test/"
 `
+
+// -site names a site by any of its hosts; a shared host names every site
+// that reviews it.
+func TestSelectSharedHost(t *testing.T) {
+	list := listFrom(t, groupList)
+	for _, tc := range []struct {
+		only []string
+		want []string
+	}{
+		{[]string{"nord.test"}, []string{"nord.test"}},
+		{[]string{"SOR.test"}, []string{"sor.test"}},
+		{[]string{"info.fjordmedia.test"}, []string{"nord.test", "sor.test"}},
+		{[]string{"sor.test", "info.fjordmedia.test"}, []string{"sor.test", "nord.test"}},
+	} {
+		got, err := Select(list, tc.only)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hosts []string
+		for _, s := range got {
+			hosts = append(hosts, s.Host)
+		}
+		if !slices.Equal(hosts, tc.want) {
+			t.Errorf("Select(%v) = %v, want %v", tc.only, hosts, tc.want)
+		}
+	}
+}
