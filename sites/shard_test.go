@@ -26,6 +26,22 @@ func TestShardsPartitionTheList(t *testing.T) {
 				t.Errorf("n=%d: %s is in %d shards", n, h, c)
 			}
 		}
+		// Every reviewed host, shared ones too, is crawled by one shard.
+		shardOf := map[string]int{}
+		for i := range n {
+			for _, home := range (Shard{i, n}).Hosts(l) {
+				s, _ := l.Lookup(home)
+				for _, h := range s.Hosts {
+					if j, ok := shardOf[h]; ok && j != i {
+						t.Errorf("n=%d: %s is reviewed in shards %d and %d", n, h, j, i)
+					}
+					shardOf[h] = i
+				}
+			}
+		}
+	}
+	if len(l.Sharing("info.privacy.schibsted.com")) < 2 {
+		t.Error("the real list no longer shares a host; this test would prove nothing about shared hosts")
 	}
 	// Stable: the same host always goes to the same shard (a fixed value,
 	// so a change of hash function shows up here rather than in production).

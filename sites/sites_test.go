@@ -573,8 +573,14 @@ func TestRealLists(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(l.Sites) < 40 {
-		t.Errorf("sites.toml has %d sites, want at least 40", len(l.Sites))
+	if len(l.Sites) < 100 {
+		t.Errorf("sites.toml has %d sites, want at least 100", len(l.Sites))
+	}
+	// Every category of the vocabulary has sites.
+	for _, c := range Categories {
+		if !slices.ContainsFunc(l.Sites, func(s Site) bool { return s.Category == c.Name }) {
+			t.Errorf("sites.toml has no site of category %s", c.Name)
+		}
 	}
 	norwegian := 0
 	for _, s := range l.Sites {
@@ -663,18 +669,17 @@ func FuzzParse(f *testing.F) {
 		if len(l.Sites) == 0 || l.Global.MaxAddresses <= 0 || l.Global.MaxCrawlDelay <= 0 {
 			t.Fatalf("accepted a list without sites or with bad settings: %+v", l)
 		}
-		owner := map[string]string{}
+		home := map[string]string{}
 		for i := range l.Sites {
 			s := &l.Sites[i]
 			if s.Name == "" || s.Host == "" || !s.Reviewed(s.Host) {
 				t.Fatalf("accepted a bad site: %+v", s)
 			}
-			for _, h := range s.Hosts {
-				if o, dup := owner[h]; dup {
-					t.Fatalf("host %s belongs to %s and %s", h, o, s.Name)
-				}
-				owner[h] = s.Name
+			// Other hosts may be shared; a home host is one site's key.
+			if o, dup := home[s.Host]; dup {
+				t.Fatalf("home host %s belongs to %s and %s", s.Host, o, s.Name)
 			}
+			home[s.Host] = s.Name
 			if got, ok := l.Lookup(s.Host); !ok || got != s {
 				t.Fatalf("Lookup(%s) does not find its site", s.Host)
 			}
