@@ -36,6 +36,7 @@ type sharedAnswer struct {
 	site  string             // the site whose WARC holds the records
 	at    time.Time          // when the request was made
 	ex    *evidence.Exchange // where it is stored; nil when nothing was
+	sent  bool               // a request went to the host
 	ans   *answer
 	err   error
 }
@@ -78,21 +79,36 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 	if r.c.shared == nil || !r.c.shared.hosts[host] {
 		return r.ask(ctx, a, rawURL, host, always)
 	}
-	n := r.turns[rawURL]
-	r.turns[rawURL]++
-	e, first := r.c.shared.turn(rawURL, n)
-	if !first {
+	for {
+		n := r.turns[rawURL]
+		r.turns[rawURL]++
+		e, first := r.c.shared.turn(rawURL, n)
+		if first {
+			return r.askFor(ctx, e, a, rawURL, host, always)
+		}
 		select {
 		case <-e.ready:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+		if !e.sent && e.ex == nil {
+			// The site that took this turn sent nothing and stored nothing
+			// (its evidence could not be written, or it was stopped): the
+			// host was not asked, so the next turn is ours.
+			continue
+		}
 		return r.borrow(a, e, always)
 	}
+}
+
+// askFor asks the host on the batch's behalf (the turn e is this site's)
+// and leaves the answer in e for the other sites.
+func (r *siteRun) askFor(ctx context.Context, e *sharedAnswer, a *evidence.Address, rawURL, host string, always bool) (*answer, error) {
 	defer close(e.ready)
 	e.site, e.at = r.site.Host, time.Now().UTC()
-	before := len(a.Exchanges)
+	before, sent := len(a.Exchanges), r.requests
 	e.ans, e.err = r.ask(ctx, a, rawURL, host, always)
+	e.sent = r.requests > sent
 	if len(a.Exchanges) > before {
 		x := a.Exchanges[len(a.Exchanges)-1]
 		e.ex = &x
