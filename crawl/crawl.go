@@ -112,6 +112,7 @@ type Crawler struct {
 	// sites, and how each site's evidence ended (see shared.go).
 	shared *sharedAnswers
 	ends   map[string]*siteEnd
+	peers  map[string][]string // the other sites of each site's group in this run
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -251,8 +252,11 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 
 	// Every site runs on its own goroutine (at most MaxOpenSites at once);
 	// what bounds the work is the request slots, taken only while a request
-	// is on the wire, so a host waiting out its clock costs no worker.
-	open := len(selected)
+	// is on the wire, so a host waiting out its clock costs no worker. Sites
+	// that share a host complete their evidence together (see siteEnd), so
+	// such a group starts as one and takes one place among MaxOpenSites.
+	groups := c.runGroups(selected)
+	open := len(groups)
 	if n := c.cfg.MaxOpenSites; n > 0 && n < open {
 		open = n
 	}
@@ -261,16 +265,26 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 		var wg sync.WaitGroup
 		defer func() { wg.Wait(); close(results) }()
 		gate := make(chan struct{}, max(open, 1))
-		for _, s := range selected {
+		for gi, group := range groups {
 			select {
 			case gate <- struct{}{}:
 			case <-ctx.Done():
+				for _, g := range groups[gi:] {
+					for _, s := range g {
+						c.ends[s.Host].fail() // never started: no one waits for it
+					}
+				}
 				return
 			}
-			wg.Go(func() {
-				defer func() { <-gate }()
-				results <- c.crawlSite(ctx, dir, batch, s)
-			})
+			var members sync.WaitGroup
+			for _, s := range group {
+				members.Add(1)
+				wg.Go(func() {
+					defer members.Done()
+					results <- c.crawlSite(ctx, dir, batch, s)
+				})
+			}
+			wg.Go(func() { members.Wait(); <-gate })
 		}
 	}()
 

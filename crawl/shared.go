@@ -3,8 +3,6 @@ package crawl
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sync"
 	"time"
 
@@ -174,23 +172,54 @@ func (e *siteEnd) fail() {
 	e.setSealed(false)
 }
 
-// waitDonors waits until every site in donors has passed a stage (ran or
-// sealed) and returns the first that did not pass it well, or "".
-func (c *Crawler) waitDonors(donors map[string]bool, sealed bool) string {
-	for _, site := range slices.Sorted(maps.Keys(donors)) {
-		e := c.ends[site]
-		if e == nil {
-			continue // complete before this run (resume): sealed long ago
+// runGroups splits the sites of this run into the groups of sites that
+// share a host (sites.List.Groups), in the order of their first site.
+func (c *Crawler) runGroups(selected []*sites.Site) [][]*sites.Site {
+	keys := c.list.Groups()
+	index := map[string]int{}
+	var groups [][]*sites.Site
+	for _, s := range selected {
+		k := keys[s.Host]
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, nil)
 		}
+		groups[i] = append(groups[i], s)
+	}
+	c.peers = map[string][]string{}
+	for _, g := range groups {
+		for _, s := range g {
+			for _, o := range g {
+				if o != s {
+					c.peers[s.Host] = append(c.peers[s.Host], o.Host)
+				}
+			}
+		}
+	}
+	return groups
+}
+
+// waitPeers waits until every other site of the site's group in this run
+// has passed a stage (ran, or sealed) and returns the first that did not
+// pass it well, or "". The whole group is waited for, not only the sites
+// whose records this site points at: a site that points at none may be
+// pointed at, and if any site of the group fails its run, none of the
+// group seals, so a resume finds every one of them interrupted and reads
+// them all again from what they stored.
+func (c *Crawler) waitPeers(site string, sealed bool) string {
+	for _, o := range c.peers[site] {
+		e := c.ends[o]
 		if sealed {
 			<-e.sealed
 			if !e.sealedOK {
-				return site
+				return o
 			}
 		} else {
 			<-e.ran
 			if !e.ranOK {
-				return site
+				return o
 			}
 		}
 	}

@@ -5,10 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
@@ -139,22 +138,31 @@ func TestSharedHostAskedOnce(t *testing.T) {
 	})
 }
 
-// A batch interrupted after one site of the group completed: on resume,
-// the other site points at the shared records the first one stored, and
-// the shared host is not asked again.
-func TestSharedHostAcrossResume(t *testing.T) {
+// A batch interrupted while the group was being read: the sites of a group
+// complete their evidence together, so neither keeps a manifest; on resume
+// each reads back what both stored, and the shared host is not asked again.
+func TestSharedHostInterruptedAndResumed(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newWeb(t, nil)
 		list := listFrom(t, groupList)
 		dir := t.TempDir()
 		const batch = "20261201T060000Z"
 
+		// Stop the batch once the shared pages were read (by Nordposten,
+		// whose clock is faster), long before Sørbladet is done.
 		ctx, cancel := context.WithCancel(t.Context())
 		defer cancel()
-		// Nordposten finishes long before Sørbladet (its Crawl-delay is
-		// 30 s): stop the batch as soon as Nordposten is done.
-		progress := &cancelOn{word: "nord.test", cancel: cancel}
-		c, err := New(Config{Batches: dir, Batch: batch, Progress: progress, Client: NewClient(ClientOptions{Transport: srv.Transport()})}, list, nil)
+		go func() {
+			for ctx.Err() == nil {
+				time.Sleep(time.Second)
+				for _, q := range srv.Log() {
+					if q.Host == legalHost && q.Path == "/vilkar" && q.Status != 0 {
+						cancel()
+					}
+				}
+			}
+		}()
+		c, err := New(Config{Batches: dir, Batch: batch, Client: NewClient(ClientOptions{Transport: srv.Transport()})}, list, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,60 +170,89 @@ func TestSharedHostAcrossResume(t *testing.T) {
 			t.Fatal("the interrupted batch reported no error")
 		}
 		first := srv.SettledLog(0)
-		if _, err := os.Stat(filepath.Join(dir, batch, "nord.test.json")); err != nil {
-			t.Fatalf("nord.test did not complete before the interruption: %v", err)
-		}
-		if _, err := os.Stat(filepath.Join(dir, batch, "sor.test.json")); err == nil {
-			t.Fatal("sor.test completed before the interruption; the test needs it interrupted")
+		for _, site := range []string{"nord.test", "sor.test"} {
+			if _, err := os.Stat(filepath.Join(dir, batch, site+".json")); err == nil {
+				t.Errorf("%s kept a manifest though its group was interrupted", site)
+			}
 		}
 
 		r := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Resume: true, Client: NewClient(ClientOptions{Transport: srv.Transport()})})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
-		wantOnce(t, r.log, legalHost, "/robots.txt", "/personvern", "/vilkar")
-		if len(r.log) <= len(first) {
-			t.Fatal("the resumed run sent nothing")
+		checkResumedGroup(t, r, first, filepath.Join(dir, batch))
+	})
+}
+
+// A batch in which one site of the group completed and the other did not
+// (as a crash between their manifests leaves it, here made by hand): on
+// resume, the other site points at the shared records the complete one
+// stored, and nothing is asked again.
+func TestSharedHostResumedNextToACompleteSite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := newWeb(t, nil)
+		list := listFrom(t, groupList)
+		dir := t.TempDir()
+		const batch = "20261201T060000Z"
+		whole := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Client: NewClient(ClientOptions{Transport: srv.Transport()})})
+		if whole.err != nil {
+			t.Fatal(whole.err)
 		}
-		for _, q := range r.log[len(first):] {
-			if q.Host == legalHost {
-				t.Errorf("resume asked %s%s again; nord.test had stored it", q.Host, q.Path)
+		for _, x := range whole.mans["sor.test"].Addresses {
+			if x.URL == legalPage && (len(x.Exchanges) != 1 || x.Exchanges[0].StoredBy != "nord.test") {
+				t.Fatalf("the test needs nord.test to have stored %s; sor.test: %+v", legalPage, x.Exchanges)
 			}
 		}
-		mans := map[string]evidence.Manifest{}
-		for _, site := range []string{"nord.test", "sor.test"} {
-			es, err := evidence.OpenSite(filepath.Join(dir, batch), site)
-			if err != nil {
+		bd := filepath.Join(dir, batch)
+		for _, f := range []string{"sor.test.json", "sor.test.text.jsonl", "done.json"} {
+			if err := os.Remove(filepath.Join(bd, f)); err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
 			}
-			mans[site] = *es.Manifest
 		}
-		for _, u := range []string{legalPage, legalHop} {
-			storedOnce(t, filepath.Join(dir, batch), mans, u)
+		if err := os.Rename(filepath.Join(bd, "sor.test.warc.gz"), filepath.Join(bd, "sor.test.warc.gz.open")); err != nil {
+			t.Fatal(err)
 		}
-		if errs := evidence.Verify(filepath.Join(dir, batch)); len(errs) > 0 {
-			t.Errorf("evidence verify: %v", errs)
+		first := srv.SettledLog(0)
+
+		r := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Resume: true, Client: NewClient(ClientOptions{Transport: srv.Transport()})})
+		if r.err != nil {
+			t.Fatal(r.err)
 		}
-		if done, err := evidence.Done(filepath.Join(dir, batch), ""); err != nil || !done {
-			t.Errorf("done.json: %v %v", done, err)
+		checkResumedGroup(t, r, first, bd)
+		if n := len(r.log) - len(first); n != 0 {
+			t.Errorf("the resume sent %d requests; everything was stored", n)
 		}
 	})
 }
 
-// cancelOn cancels when a progress line names word.
-type cancelOn struct {
-	mu     sync.Mutex
-	word   string
-	cancel context.CancelFunc
-}
-
-func (c *cancelOn) Write(p []byte) (int, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if strings.HasPrefix(string(p), c.word+" ") {
-		c.cancel()
+// checkResumedGroup judges a resumed batch of the group: each address of
+// the shared host asked once over both runs, none of it in the resume, both
+// manifests naming one record per shared page, the batch whole.
+func checkResumedGroup(t *testing.T, r *crawlRun, first []fixture.Request, batchDir string) {
+	t.Helper()
+	wantOnce(t, r.log, legalHost, "/robots.txt", "/personvern", "/vilkar")
+	for _, q := range r.log[len(first):] {
+		if q.Host == legalHost {
+			t.Errorf("the resume asked %s%s again; it was stored", q.Host, q.Path)
+		}
 	}
-	return len(p), nil
+	mans := map[string]evidence.Manifest{}
+	for _, site := range []string{"nord.test", "sor.test"} {
+		es, err := evidence.OpenSite(batchDir, site)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mans[site] = *es.Manifest
+	}
+	for _, u := range []string{legalPage, legalHop} {
+		storedOnce(t, batchDir, mans, u)
+	}
+	if errs := evidence.Verify(batchDir); len(errs) > 0 {
+		t.Errorf("evidence verify: %v", errs)
+	}
+	if done, err := evidence.Done(batchDir, ""); err != nil || !done {
+		t.Errorf("done.json: %v %v", done, err)
+	}
 }
 
 // -shard never splits the group: for any count both papers are in one shard.

@@ -150,10 +150,12 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 
 // finish completes the site's evidence: WARC, then manifest. An
 // interrupted site leaves its .open file and no manifest: a resumed batch
-// crawls it again from the start. A manifest that points at records other
-// sites store (a shared host) is written only once their WARCs are
-// complete (see siteEnd); if one of them could not keep its evidence, this
-// site's is not kept either, and a resume reads both again.
+// crawls it again from the start. Sites that share a host complete their
+// evidence together (see siteEnd): each seals its WARC only when every
+// site of its group ran well, and writes its manifest only when they have
+// all sealed theirs, so a manifest never points at a WARC that is not
+// there; if one of them could not keep its evidence, none of the group
+// keeps it, and a resume reads them all again from what they stored.
 func (r *siteRun) finish(ctx context.Context) error {
 	end := r.c.ends[r.site.Host]
 	if end == nil {
@@ -165,8 +167,8 @@ func (r *siteRun) finish(ctx context.Context) error {
 	}
 	end.setRan(err == nil)
 	if err == nil {
-		if site := r.c.waitDonors(r.donors, false); site != "" {
-			err = fmt.Errorf("its manifest would point at records of %s, whose evidence of this batch could not be kept", site)
+		if site := r.c.waitPeers(r.site.Host, false); site != "" {
+			err = fmt.Errorf("%s, which shares a host with it, could not complete its evidence; the sites sharing a host complete theirs together", site)
 		}
 	}
 	if err != nil {
@@ -179,9 +181,9 @@ func (r *siteRun) finish(ctx context.Context) error {
 		return err
 	}
 	end.setSealed(true)
-	if site := r.c.waitDonors(r.donors, true); site != "" {
+	if site := r.c.waitPeers(r.site.Host, true); site != "" && r.donors[site] {
 		// The WARC is complete and stays; without a manifest the build
-		// does not read it, and the site is crawled again on resume.
+		// does not read it.
 		return fmt.Errorf("its manifest would point at records of %s, whose WARC could not be completed", site)
 	}
 	return r.w.Close(r.m)
