@@ -2,13 +2,16 @@ package crawl
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+	"testing/fstest"
 	"testing/synctest"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -316,5 +319,37 @@ func TestSelectSharedHost(t *testing.T) {
 		if !slices.Equal(hosts, tc.want) {
 			t.Errorf("Select(%v) = %v, want %v", tc.only, hosts, tc.want)
 		}
+	}
+}
+
+// The same rules once more on real sockets, judged from the fixture
+// server's own log: one request per address of the shared host, one at a
+// time, the floor between them, whichever site asked.
+func TestSharedHostRealTime(t *testing.T) {
+	web := fstest.MapFS{}
+	full := crawlsignals.FixtureWeb()
+	for _, host := range []string{"nord.test", "sor.test", legalHost} {
+		err := fs.WalkDir(full, host, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(full, p)
+			web[p] = &fstest.MapFile{Data: data}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Real time: without Sørbladet's Crawl-delay of 30 s.
+	web["sor.test/robots.txt"] = &fstest.MapFile{Data: []byte("User-agent: *\nAllow: /\n")}
+	r, _ := crawlLoopback(t, newWeb(t, web), listFrom(t, groupList), nil, ClientOptions{}, Config{})
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	wantOnce(t, r.log, legalHost, "/robots.txt", "/personvern", "/vilkar")
+	checkSerial(t, legalHost, r.requests(legalHost), rtDelay)
+	for _, u := range []string{legalPage, legalHop} {
+		storedOnce(t, r.sum.Dir, r.mans, u)
 	}
 }
