@@ -55,17 +55,12 @@ func (v *verifier) site(batchDir, site string) []error {
 		return []error{err}
 	}
 	var errs []error
-	scans := map[string]*warcScan{}
 	scanOf := func(x Exchange) (*warcScan, error) {
 		file, err := s.RecordFile(x)
 		if err != nil {
 			return nil, err
 		}
-		if sc, ok := scans[file]; ok {
-			return sc, nil
-		}
 		sc, found := v.scan(file)
-		scans[file] = sc
 		errs = append(errs, found...)
 		return sc, nil
 	}
