@@ -140,14 +140,14 @@ func (r *siteRun) borrow(a *evidence.Address, e *sharedAnswer, always bool) (*an
 	return r.read(x.url, x.status, x.header, x.raw, x.rawTruncated, always, x.received), nil
 }
 
-// siteEnd tells the sites whose manifests point at a site's records how
-// its evidence ended: first whether its run ended with every record
-// written (ran), then whether its WARC is complete under its final name
-// (sealed). A site seals its WARC only when every site it points at ran
-// well, and writes its manifest only when they have all sealed, so a
-// manifest never names a WARC that is not there. Sealing waits for no
-// other site, so two sites that point at each other's records never wait
-// on each other.
+// siteEnd tells the other sites of a site's group (the sites sharing a
+// host with it, see runGroups) how its evidence ended: first whether its
+// run ended with every record written (ran), then whether its WARC is
+// complete under its final name (sealed). A site seals its WARC only when
+// every site of its group ran well, and writes its manifest only when they
+// have all sealed, so a manifest never names a WARC that is not there.
+// Sealing waits for no one, so sites that point at each other's records
+// never wait on each other.
 type siteEnd struct {
 	ran, sealed     chan struct{}
 	ranOK, sealedOK bool
