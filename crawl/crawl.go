@@ -107,6 +107,12 @@ type Crawler struct {
 	list  *sites.List
 	pacer *pacer
 	slots chan struct{} // one token per request in flight (Workers)
+
+	// Set by Run for its batch: the answers of hosts shared by several
+	// sites, and how each site's evidence ended (see shared.go).
+	shared *sharedAnswers
+	ends   map[string]*siteEnd
+	peers  map[string][]string // the other sites of each site's group in this run
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -151,7 +157,8 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay), slots: make(chan struct{}, cfg.Workers)}, nil
 }
 
-// Select returns the sites named by only (any of their hosts), or all.
+// Select returns the sites named by only, or all. A site is named by any of
+// its hosts; a host shared by several sites names every one of them.
 func Select(list *sites.List, only []string) ([]*sites.Site, error) {
 	if len(only) == 0 {
 		out := make([]*sites.Site, len(list.Sites))
@@ -167,9 +174,16 @@ func Select(list *sites.List, only []string) ([]*sites.Site, error) {
 		if !ok {
 			return nil, fmt.Errorf("-site %s: not in %s", h, list.Path)
 		}
-		if !seen[s.Host] {
-			seen[s.Host] = true
-			out = append(out, s)
+		named := []*sites.Site{s}
+		if s.Host != strings.ToLower(h) {
+			// A host reviewed for several sites names them all.
+			named = list.Sharing(h)
+		}
+		for _, s := range named {
+			if !seen[s.Host] {
+				seen[s.Host] = true
+				out = append(out, s)
+			}
 		}
 	}
 	return out, nil
@@ -183,6 +197,7 @@ type SiteResult struct {
 	Requests int
 	Answered int   // requests that got an answer, whatever its status
 	Reused   int   // stored answers used instead of a request (resume, recheck)
+	Shared   int   // answers of a shared host another site of the batch asked for
 	Skipped  bool  // complete in this batch already (resume): not read again
 	Err      error // the site's evidence could not be written
 }
@@ -214,9 +229,19 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	}
 	dir := filepath.Join(c.cfg.Batches, batch)
 	sum := &Summary{Batch: batch, Dir: dir}
+	c.shared = newSharedAnswers(sites.SharedHosts(selected))
 	selected, done, err := c.start(dir, batch, started, selected)
 	if err != nil {
 		return nil, err
+	}
+	c.ends = map[string]*siteEnd{}
+	for _, s := range selected {
+		c.ends[s.Host] = newSiteEnd()
+	}
+	if c.cfg.Resume {
+		if err := c.resumeShared(dir, selected, done); err != nil {
+			return nil, err
+		}
 	}
 	sum.Sites = append(sum.Sites, done...)
 	if c.cfg.Progress != nil {
@@ -227,8 +252,11 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 
 	// Every site runs on its own goroutine (at most MaxOpenSites at once);
 	// what bounds the work is the request slots, taken only while a request
-	// is on the wire, so a host waiting out its clock costs no worker.
-	open := len(selected)
+	// is on the wire, so a host waiting out its clock costs no worker. Sites
+	// that share a host complete their evidence together (see siteEnd), so
+	// such a group starts as one and takes one place among MaxOpenSites.
+	groups := c.runGroups(selected)
+	open := len(groups)
 	if n := c.cfg.MaxOpenSites; n > 0 && n < open {
 		open = n
 	}
@@ -237,16 +265,26 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 		var wg sync.WaitGroup
 		defer func() { wg.Wait(); close(results) }()
 		gate := make(chan struct{}, max(open, 1))
-		for _, s := range selected {
+		for gi, group := range groups {
 			select {
 			case gate <- struct{}{}:
 			case <-ctx.Done():
+				for _, g := range groups[gi:] {
+					for _, s := range g {
+						c.ends[s.Host].fail() // never started: no one waits for it
+					}
+				}
 				return
 			}
-			wg.Go(func() {
-				defer func() { <-gate }()
-				results <- c.crawlSite(ctx, dir, batch, s)
-			})
+			var members sync.WaitGroup
+			for _, s := range group {
+				members.Add(1)
+				wg.Go(func() {
+					defer members.Done()
+					results <- c.crawlSite(ctx, dir, batch, s)
+				})
+			}
+			wg.Go(func() { members.Wait(); <-gate })
 		}
 	}()
 
@@ -285,6 +323,9 @@ func (r SiteResult) line() string {
 	line := fmt.Sprintf("%-28s %3d read, %3d not read, %3d requests", r.Site, r.Read, r.Gaps, r.Requests)
 	if r.Reused > 0 {
 		line += fmt.Sprintf(", %d stored answers reused", r.Reused)
+	}
+	if r.Shared > 0 {
+		line += fmt.Sprintf(", %d answers shared with other sites", r.Shared)
 	}
 	return line
 }

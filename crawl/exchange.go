@@ -45,6 +45,12 @@ type answer struct {
 	tooLarge    bool
 	encodingErr string
 	challenge   string // the marker of a bot challenge or block page; "" when none
+
+	// The answer as received, so another site sharing the host can read
+	// it as its own request would have been read (see sharedAnswers).
+	raw          []byte
+	rawTruncated bool
+	received     time.Time
 }
 
 // wait is how long a 429 or 503 asks us to wait before the retry.
@@ -55,12 +61,12 @@ func (a *answer) wait() time.Duration {
 	return a.retryAfter
 }
 
-// exchange makes one paced GET and records it as evidence. The body is read
+// ask makes one paced GET and records it as evidence. The body is read
 // only when we will read its content type (decided from the headers first),
 // or always for robots.txt. The host's turn is held from the start of the
 // request to the end of its body; a request slot of the batch (Workers) only
 // while the request is on the wire, not while the host's clock is waited out.
-func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, host string, always bool) (*answer, error) {
+func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host string, always bool) (*answer, error) {
 	if r.werr != nil {
 		return nil, r.werr
 	}
@@ -153,7 +159,8 @@ func (r *siteRun) exchange(ctx context.Context, a *evidence.Address, rawURL, hos
 // redirect, its Retry-After (counted from received), its body decoded to
 // the cap, and whether it is a bot challenge.
 func (r *siteRun) read(rawURL string, status int, header http.Header, body []byte, truncated, always bool, received time.Time) *answer {
-	ans := &answer{url: rawURL, status: status, header: header, contentType: header.Get("Content-Type"), retryAfter: -1}
+	ans := &answer{url: rawURL, status: status, header: header, contentType: header.Get("Content-Type"), retryAfter: -1,
+		raw: body, rawTruncated: truncated, received: received}
 	if isRedirect(status) {
 		ans.location = header.Get("Location")
 	}

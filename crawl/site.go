@@ -35,9 +35,15 @@ type siteRun struct {
 	werr              error                                    // evidence could not be written: stop reading
 	texts             map[*evidence.Address]evidence.SavedText // visible text of each page read
 	answered          int                                      // requests that got an answer, of any status
+	turns             map[string]int                           // requests so far per address on shared hosts
+	donors            map[string]bool                          // sites whose records this manifest points at
+	shared            int                                      // answers another site asked for
 }
 
 func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
+	if e := c.ends[s.Host]; e != nil {
+		defer e.fail() // whatever ended early ended badly; see finish
+	}
 	if s.Blocked {
 		return c.writeSite(ctx, dir, batch, s, nil)
 	}
@@ -78,19 +84,26 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		budget:     c.list.Global.MaxAddresses,
 		alternates: map[string]*evidence.Address{},
 		variants:   map[string]*evidence.Address{},
+		turns:      map[string]int{},
+		donors:     map[string]bool{},
 	}
 	if r.budget <= 0 {
 		r.budget = sites.DefaultMaxAddresses
 	}
 	if c.cfg.Resume && !s.Blocked {
 		// After Create, which moved the interrupted attempt's .open aside.
-		resumed, err := c.resumeSeed(dir, s.Host)
-		if err != nil {
-			w.Abort()
-			res.Err = err
-			return res
+		// What the interrupted attempts of this site, and of the sites
+		// sharing a host with it, stored: a shared address may have been
+		// asked by any of them.
+		for _, o := range c.resumingWith(s) {
+			resumed, err := c.resumeSeed(dir, o)
+			if err != nil {
+				w.Abort()
+				res.Err = err
+				return res
+			}
+			sd = sd.merge(resumed)
 		}
-		sd = sd.merge(resumed)
 	}
 	r.seed = sd
 	if sd != nil {
@@ -116,21 +129,11 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		r.m.Hosts = append(r.m.Hosts, hs.record(host))
 	}
 	sortHosts(r.m.Hosts)
-	if ctx.Err() != nil {
-		// An interrupted site leaves its .open file and no manifest: a
-		// resumed batch crawls it again from the start.
-		w.Abort()
-		res.Err = ctx.Err()
-		return res
-	}
-	if r.werr != nil {
-		w.Abort()
-		res.Err = r.werr
-		return res
-	}
-	if err := w.Close(r.m); err != nil {
+	if err := r.finish(ctx); err != nil {
 		res.Err = err
-	} else if err := evidence.WriteTexts(dir, s.Host, r.savedTexts()); err != nil {
+		return res
+	}
+	if err := evidence.WriteTexts(dir, s.Host, r.savedTexts()); err != nil {
 		res.Err = fmt.Errorf("saving the text of read pages: %w", err)
 	}
 	for _, a := range r.m.Addresses {
@@ -141,8 +144,49 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 			res.Gaps++
 		}
 	}
-	res.Requests, res.Reused, res.Answered = r.requests, r.reused, r.answered
+	res.Requests, res.Reused, res.Answered, res.Shared = r.requests, r.reused, r.answered, r.shared
 	return res
+}
+
+// finish completes the site's evidence: WARC, then manifest. An
+// interrupted site leaves its .open file and no manifest: a resumed batch
+// crawls it again from the start. Sites that share a host complete their
+// evidence together (see siteEnd): each seals its WARC only when every
+// site of its group ran well, and writes its manifest only when they have
+// all sealed theirs, so a manifest never points at a WARC that is not
+// there; if one of them could not keep its evidence, none of the group
+// keeps it, and a resume reads them all again from what they stored.
+func (r *siteRun) finish(ctx context.Context) error {
+	end := r.c.ends[r.site.Host]
+	if end == nil {
+		end = newSiteEnd() // a run outside Run (tests): no one waits on it
+	}
+	err := ctx.Err()
+	if err == nil {
+		err = r.werr
+	}
+	end.setRan(err == nil)
+	if err == nil {
+		if site := r.c.waitPeers(r.site.Host, false); site != "" {
+			err = fmt.Errorf("%s, which shares a host with it, could not complete its evidence; the sites sharing a host complete theirs together", site)
+		}
+	}
+	if err != nil {
+		r.w.Abort()
+		end.fail()
+		return err
+	}
+	if err := r.w.Seal(); err != nil {
+		end.fail()
+		return err
+	}
+	end.setSealed(true)
+	if site := r.c.waitPeers(r.site.Host, true); site != "" && r.donors[site] {
+		// The WARC is complete and stays; without a manifest the build
+		// does not read it.
+		return fmt.Errorf("its manifest would point at records of %s, whose WARC could not be completed", site)
+	}
+	return r.w.Close(r.m)
 }
 
 // run follows the plan of design §2: home page, its footer links, one more

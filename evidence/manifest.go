@@ -6,6 +6,9 @@
 // sha256 digests), and SITE.json, the manifest: every address the crawler
 // planned for the site, what became of it, and where its records are.
 // SITE is the host of the site's home page, the key the whole product uses.
+// An answer of a host shared by several sites is stored once, in the WARC of
+// the site that asked first; the other sites' manifests name that site
+// (Exchange.StoredBy), and the reader and Verify follow them there.
 //
 // Files are written under a temporary name and renamed when complete, so a
 // manifest that exists describes a WARC that exists; nothing is rewritten.
@@ -72,10 +75,17 @@ type Address struct {
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 }
 
-// Exchange locates one request/response pair in the site's WARC file.
+// Exchange locates one request/response pair in the site's WARC file, or,
+// when StoredBy is set, in the WARC of another site of the same batch.
 type Exchange struct {
 	URL    string `json:"url"`
 	Status int    `json:"status"`
+	// StoredBy names the site whose WARC in this batch holds the records,
+	// when that is not this site: a host reviewed for several sites is
+	// asked for each address once per batch (design §2), its records are
+	// stored once, by the site whose run asked first, and every other site
+	// that planned the address points at them. Empty: this site's WARC.
+	StoredBy string `json:"stored_by,omitempty"`
 	// RequestOffset and ResponseOffset are byte offsets of the gzip members
 	// holding the records in the WARC file.
 	RequestOffset  int64  `json:"request_offset"`

@@ -67,7 +67,36 @@ func OpenSite(batchDir, site string) (*Site, error) {
 	if _, err := os.Stat(s.WARCPath); err != nil {
 		return nil, fmt.Errorf("evidence: %s: %w", path, err)
 	}
+	checked := map[string]bool{}
+	for _, a := range m.Addresses {
+		for _, x := range a.Exchanges {
+			if x.StoredBy == "" || checked[x.StoredBy] {
+				continue
+			}
+			checked[x.StoredBy] = true
+			file, err := s.RecordFile(x)
+			if err != nil {
+				return nil, fmt.Errorf("evidence: %s: address %s: %w", path, a.URL, err)
+			}
+			if _, err := os.Stat(file); err != nil {
+				return nil, fmt.Errorf("evidence: %s: address %s: records stored by %s: %w", path, a.URL, x.StoredBy, err)
+			}
+		}
+	}
 	return s, nil
+}
+
+// RecordFile is the WARC file holding x's records: the site's own, or, for
+// an answer shared with another site of the batch, that site's WARC beside
+// it. Only a plain site name is followed, never a path.
+func (s *Site) RecordFile(x Exchange) (string, error) {
+	if x.StoredBy == "" || x.StoredBy == s.Manifest.Site {
+		return s.WARCPath, nil
+	}
+	if err := checkSite(x.StoredBy); err != nil {
+		return "", fmt.Errorf("stored_by: %w", err)
+	}
+	return filepath.Join(filepath.Dir(s.WARCPath), warcName(x.StoredBy)), nil
 }
 
 // StoredResponse is a response record read back and checked.
@@ -105,18 +134,23 @@ func (e *RecordError) Unwrap() error { return e.Err }
 // match their digest.
 var ErrDigest = errors.New("digest mismatch")
 
-// Response reads the response record of x and checks it: the record must
+// Response reads the response record of x (in the WARC RecordFile names)
+// and checks it: the record must
 // start at x.ResponseOffset, carry x.ResponseID, and its block and payload
 // must match their WARC digests, and the payload x.PayloadSHA256 too. Any
 // mismatch is a *RecordError naming the file, the offset and the record.
 func (s *Site) Response(x Exchange) (*StoredResponse, error) {
+	file, err := s.RecordFile(x)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %s: exchange for %s: %w", s.WARCPath, x.URL, err)
+	}
 	if !x.HasResponse() {
-		return nil, fmt.Errorf("evidence: %s: exchange for %s has no response", s.WARCPath, x.URL)
+		return nil, fmt.Errorf("evidence: %s: exchange for %s has no response", file, x.URL)
 	}
 	fail := func(err error) error {
-		return &RecordError{File: s.WARCPath, Offset: x.ResponseOffset, RecordID: x.ResponseID, Err: err}
+		return &RecordError{File: file, Offset: x.ResponseOffset, RecordID: x.ResponseID, Err: err}
 	}
-	rec, done, err := readRecordAt(s.WARCPath, x.ResponseOffset)
+	rec, done, err := readRecordAt(file, x.ResponseOffset)
 	if err != nil {
 		return nil, fail(err)
 	}

@@ -23,35 +23,70 @@ func Verify(batchDir string) []error {
 	if err != nil {
 		return []error{err}
 	}
+	v := &verifier{scans: map[string]*warcScan{}}
 	var errs []error
 	for _, site := range sites {
-		errs = append(errs, verifySite(batchDir, site)...)
+		errs = append(errs, v.site(batchDir, site)...)
 	}
 	return errs
 }
 
-func verifySite(batchDir, site string) []error {
+// verifier scans each WARC of a batch once: a file holding answers shared
+// with other sites is read for its own site and checked against every
+// manifest that points into it, and its damage is reported once.
+type verifier struct {
+	scans map[string]*warcScan
+}
+
+// scan returns the scan of path and the problems found in it that were not
+// reported before.
+func (v *verifier) scan(path string) (*warcScan, []error) {
+	if s, ok := v.scans[path]; ok {
+		return s, nil
+	}
+	s := scanWARC(path)
+	v.scans[path] = s
+	return s, s.errs
+}
+
+func (v *verifier) site(batchDir, site string) []error {
 	s, err := OpenSite(batchDir, site)
 	if err != nil {
 		return []error{err}
 	}
-	scan := scanWARC(s.WARCPath)
-	// A record too damaged to read has no ID to report; the manifest
-	// knows which record should have been there.
-	ids := map[int64]string{}
-	for _, a := range s.Manifest.Addresses {
+	var errs []error
+	scanOf := func(x Exchange) (*warcScan, error) {
+		file, err := s.RecordFile(x)
+		if err != nil {
+			return nil, err
+		}
+		sc, found := v.scan(file)
+		errs = append(errs, found...)
+		return sc, nil
+	}
+	// The site's own WARC is scanned whatever its manifest points at.
+	scanOf(Exchange{})
+	manifestErrs := checkManifest(filepath.Join(batchDir, manifestName(site)), s.Manifest, scanOf)
+	// A record too damaged to read has no ID to report; the manifests
+	// know which record should have been there.
+	for _, err := range errs {
+		if re, ok := err.(*RecordError); ok && re.RecordID == "" {
+			re.RecordID = responseIDAt(s.Manifest, re.File, re.Offset, s.RecordFile)
+		}
+	}
+	return append(errs, manifestErrs...)
+}
+
+// responseIDAt is the ID of the response record m places at offset of file.
+func responseIDAt(m *Manifest, file string, offset int64, fileOf func(Exchange) (string, error)) string {
+	for _, a := range m.Addresses {
 		for _, x := range a.Exchanges {
-			if x.HasResponse() {
-				ids[x.ResponseOffset] = x.ResponseID
+			if f, err := fileOf(x); err == nil && f == file && x.HasResponse() && x.ResponseOffset == offset {
+				return x.ResponseID
 			}
 		}
 	}
-	for _, err := range scan.errs {
-		if re, ok := err.(*RecordError); ok && re.RecordID == "" {
-			re.RecordID = ids[re.Offset]
-		}
-	}
-	return append(scan.errs, scan.checkManifest(filepath.Join(batchDir, manifestName(site)), s.Manifest)...)
+	return ""
 }
 
 // recordSummary is what the manifest check needs to know of a record.
@@ -210,12 +245,18 @@ func readable(f *os.File, size, offset int64) bool {
 	return err == nil && rec.Offset == offset
 }
 
-// checkManifest checks each exchange of m against the records found.
-// Offsets already reported as unreadable are not reported again.
-func (s *warcScan) checkManifest(manifestPath string, m *Manifest) []error {
+// checkManifest checks each exchange of m against the records found in the
+// file that holds it (scanOf). Offsets already reported as unreadable are
+// not reported again.
+func checkManifest(manifestPath string, m *Manifest, scanOf func(Exchange) (*warcScan, error)) []error {
 	var errs []error
 	for _, a := range m.Addresses {
 		for i, x := range a.Exchanges {
+			s, err := scanOf(x)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: address %s, exchange %d: %w", manifestPath, a.URL, i, err))
+				continue
+			}
 			fail := func(format string, args ...any) {
 				errs = append(errs, fmt.Errorf("%s: address %s, exchange %d: %s: %s", manifestPath, a.URL, i, s.path, fmt.Sprintf(format, args...)))
 			}

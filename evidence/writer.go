@@ -55,7 +55,9 @@ type Writer struct {
 	responses map[int64]string // offset -> record ID
 
 	err    error // first write error; the file is then unusable
-	closed bool
+	closed bool  // no more records: sealed or aborted
+	sealed bool  // the WARC has its final name
+	done   bool  // the manifest was written
 }
 
 // gzipPool shares compressors between Writers: a gzip.Writer holds about a
@@ -163,6 +165,18 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	return w, nil
 }
 
+// SetAside moves an abandoned SITE.warc.gz.open in batchDir to the first
+// free SITE.warc.gz.aborted.N, as Create would. A resumed batch sets aside
+// every interrupted site's file before any site starts again, so that sites
+// sharing a host can read each other's interrupted attempts (see
+// Unfinished) without meeting a file still being written.
+func SetAside(batchDir, site string) error {
+	if err := checkSite(site); err != nil {
+		return err
+	}
+	return moveAsideStale(filepath.Join(batchDir, openName(site)))
+}
+
 // moveAsideStale renames an abandoned .open file to the first free
 // .aborted.N name, so a new attempt can start without destroying it.
 func moveAsideStale(openPath string) error {
@@ -251,18 +265,22 @@ func (w *Writer) writeMember(rec gowarc.WarcRecord) (int64, error) {
 	return offset, nil
 }
 
-// Close completes the WARC and then writes the manifest m, so that a
-// manifest that exists always describes a complete WARC. It sets m.WARC to
-// the WARC's file name, fills m.Site and m.Batch when empty (and refuses
-// them when they name another site or batch), and refuses a manifest whose
-// exchanges point at records this Writer did not write. Nothing existing is
-// replaced: if SITE.warc.gz or SITE.json appeared meanwhile, Close fails
-// with ErrExists.
+// Close completes the WARC (Seal, unless sealed already) and then writes
+// the manifest m, so that a manifest that exists always describes a complete
+// WARC. It sets m.WARC to the WARC's file name, fills m.Site and m.Batch
+// when empty (and refuses them when they name another site or batch), and
+// refuses a manifest whose exchanges point at records this Writer did not
+// write (exchanges stored by another site are that site's to prove, see
+// Verify). Nothing existing is replaced: if SITE.warc.gz or SITE.json
+// appeared meanwhile, Close fails with ErrExists.
 func (w *Writer) Close(m Manifest) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.closed {
+	if w.closed && !w.sealed {
 		return fmt.Errorf("evidence: %s: writer already closed", w.site)
+	}
+	if w.done {
+		return fmt.Errorf("evidence: %s: manifest already written", w.site)
 	}
 	if w.err != nil {
 		return fmt.Errorf("evidence: %s: cannot complete after a write error (use Abort): %w", w.site, w.err)
@@ -271,7 +289,38 @@ func (w *Writer) Close(m Manifest) error {
 	if err != nil {
 		return err
 	}
+	if !w.sealed {
+		if err := w.seal(); err != nil {
+			return err
+		}
+	}
+	w.done = true
+	if err := writeFileNoReplace(w.manifestPath, data); err != nil {
+		return fmt.Errorf("evidence: %s: %w", w.site, err)
+	}
+	return nil
+}
 
+// Seal completes the WARC without writing the manifest: flushed, synced and
+// renamed to its final name; no record can be added after it. A site whose
+// manifest points at records another site stores (Exchange.StoredBy) seals
+// its own WARC, waits until those sites have sealed theirs, and only then
+// writes its manifest with Close, so a manifest that exists never names a
+// WARC that does not. Sealing waits for nothing, so sites that point at
+// each other's records cannot wait on each other.
+func (w *Writer) Seal() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return fmt.Errorf("evidence: %s: writer already closed", w.site)
+	}
+	if w.err != nil {
+		return fmt.Errorf("evidence: %s: cannot complete after a write error (use Abort): %w", w.site, w.err)
+	}
+	return w.seal()
+}
+
+func (w *Writer) seal() error {
 	w.closed = true
 	if err := w.closeFile(true); err != nil {
 		return err
@@ -279,9 +328,7 @@ func (w *Writer) Close(m Manifest) error {
 	if err := renameNoReplace(w.openPath, w.warcPath); err != nil {
 		return fmt.Errorf("evidence: %s: %w", w.site, err)
 	}
-	if err := writeFileNoReplace(w.manifestPath, data); err != nil {
-		return fmt.Errorf("evidence: %s: %w", w.site, err)
-	}
+	w.sealed = true
 	return nil
 }
 
@@ -304,6 +351,12 @@ func (w *Writer) finishManifest(m *Manifest) ([]byte, error) {
 	m.WARC = warcName(w.site)
 	for _, a := range m.Addresses {
 		for i, x := range a.Exchanges {
+			if x.StoredBy != "" && x.StoredBy != w.site {
+				if err := checkSite(x.StoredBy); err != nil {
+					return nil, fmt.Errorf("evidence: %s: manifest address %s, exchange %d: stored_by: %w", w.site, a.URL, i, err)
+				}
+				continue
+			}
 			if !w.requests[x.RequestOffset] {
 				return nil, fmt.Errorf("evidence: %s: manifest address %s, exchange %d: no request record was written at offset %d", w.site, a.URL, i, x.RequestOffset)
 			}
@@ -321,7 +374,7 @@ func (w *Writer) finishManifest(m *Manifest) ([]byte, error) {
 
 // Abort stops writing and leaves the WARC under its .open name for
 // inspection; no manifest is written, so readers ignore the site for this
-// batch. Abort after Close does nothing.
+// batch. Abort after Close or Seal does nothing (a sealed WARC is final).
 func (w *Writer) Abort() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -114,8 +114,8 @@ func (p *parser) list(top map[string]toml.Primitive) *List {
 	}
 	c := newCrossCheck()
 	for i, raw := range raws {
-		s, hostLines := p.site(i, raw)
-		p.cross(c, i, &s, hostLines)
+		s := p.site(i, raw)
+		p.cross(c, i, &s)
 		l.Sites = append(l.Sites, s)
 	}
 	return l
@@ -174,11 +174,10 @@ func (p *parser) unknownKeys(raw map[string]toml.Primitive, known []string, path
 }
 
 // site checks what one [[site]] says on its own; cross checks the sites
-// against each other. hostLines gives the line each host was written on.
-func (p *parser) site(i int, raw map[string]toml.Primitive) (s Site, hostLines map[string]int) {
+// against each other.
+func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 	base := "site#" + strconv.Itoa(i)
-	s = Site{Line: p.line(base), Category: DefaultCategory}
-	hostLines = map[string]int{}
+	s := Site{Line: p.line(base), Category: DefaultCategory}
 	keyLine := func(k string) int { return p.line(base + "." + k) }
 	p.unknownKeys(raw, siteKeys, base, "[[site]]")
 
@@ -208,7 +207,6 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) (s Site, hostLines m
 
 	if s.Host != "" {
 		s.Hosts = []string{s.Host}
-		hostLines[s.Host] = keyLine("url")
 	}
 	if v, ok := raw["hosts"]; ok {
 		for _, it := range p.strs(v, "hosts", base+".hosts") {
@@ -222,7 +220,6 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) (s Site, hostLines m
 				p.errorf(it.line, "hosts: %q is listed twice", h)
 			default:
 				s.Hosts = append(s.Hosts, h)
-				hostLines[h] = it.line
 			}
 		}
 	}
@@ -285,7 +282,7 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) (s Site, hostLines m
 			s.Rechecked = append(s.Rechecked, it.s)
 		}
 	}
-	return s, hostLines
+	return s
 }
 
 // named is a site's name for a message, when it has one.
@@ -296,17 +293,16 @@ func (p *parser) named(name string) string {
 	return " " + strconv.Quote(name)
 }
 
-// crossCheck remembers what earlier sites claimed: names and hosts are unique
-// across the list, and a host belongs to exactly one site.
+// crossCheck remembers what earlier sites claimed: names and home hosts are
+// unique across the list. Other hosts may be shared.
 type crossCheck struct {
 	names map[string]claim // lower-case name → first site with it
-	hosts map[string]claim // host → site it belongs to
+	homes map[string]claim // home host → the site it is the key of
 }
 
 type claim struct {
 	site string // the site's name, for messages
 	line int    // where the site starts
-	home bool   // the host is that site's home host
 }
 
 // String names the claiming site for a message.
@@ -318,10 +314,10 @@ func (c claim) String() string {
 }
 
 func newCrossCheck() *crossCheck {
-	return &crossCheck{names: map[string]claim{}, hosts: map[string]claim{}}
+	return &crossCheck{names: map[string]claim{}, homes: map[string]claim{}}
 }
 
-func (p *parser) cross(c *crossCheck, i int, s *Site, hostLines map[string]int) {
+func (p *parser) cross(c *crossCheck, i int, s *Site) {
 	base := "site#" + strconv.Itoa(i)
 	if s.Name != "" {
 		key := strings.ToLower(s.Name)
@@ -331,16 +327,15 @@ func (p *parser) cross(c *crossCheck, i int, s *Site, hostLines map[string]int) 
 			c.names[key] = claim{site: s.Name, line: s.Line}
 		}
 	}
-	for _, h := range s.Hosts {
-		home := h == s.Host
-		owner, taken := c.hosts[h]
-		switch {
-		case !taken:
-			c.hosts[h] = claim{site: s.Name, line: s.Line, home: home}
-		case home && owner.home:
-			p.errorf(p.line(base+".url"), "duplicate site: %q is already the home host of %s", h, owner)
-		default:
-			p.errorf(hostLines[h], "host %q already belongs to %s: a host belongs to exactly one site", h, owner)
-		}
+	// A host may be reviewed for several sites (design §2: a publisher
+	// group's one legal host for all its titles); only a home host is one
+	// site's key, so two sites with the same home host are one site twice.
+	if s.Host == "" {
+		return
 	}
+	if owner, taken := c.homes[s.Host]; taken {
+		p.errorf(p.line(base+".url"), "duplicate site: %q is already the home host of %s", s.Host, owner)
+		return
+	}
+	c.homes[s.Host] = claim{site: s.Name, line: s.Line}
 }

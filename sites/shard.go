@@ -7,11 +7,14 @@ import (
 	"strings"
 )
 
-// Shard is one part of a list split across machines: sites whose home
-// host hashes to Index of Count. The hash (FNV-1a of the host) depends on
-// nothing but the host, so every run on every machine agrees, and a site
-// and all its hosts live in exactly one shard: per-host politeness holds
-// across shards without any coordination.
+// Shard is one part of a list split across machines. Sites that share a
+// host are one group (List.Groups), and a whole group goes to the shard its
+// key (the group's smallest key host) hashes to: FNV-1a, modulo Count. The
+// split depends on sites.toml alone, so every machine agrees, and every
+// host, shared or not, is crawled by exactly one shard: per-host politeness
+// (one clock, one robots.txt, each address once) holds across machines
+// without any coordination. A site sharing no host is its own group, keyed
+// by its own host.
 type Shard struct{ Index, Count int }
 
 // ParseShard reads "i/n" (0 <= i < n).
@@ -25,21 +28,22 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{Index: idx, Count: cnt}, nil
 }
 
-// Holds reports whether the site belongs to this shard.
-func (sh Shard) Holds(s *Site) bool {
+// holdsKey reports whether a group with this key belongs to the shard.
+func (sh Shard) holdsKey(key string) bool {
 	if sh.Count <= 1 {
 		return true
 	}
 	h := fnv.New32a()
-	h.Write([]byte(s.Host))
+	h.Write([]byte(key))
 	return int(h.Sum32()%uint32(sh.Count)) == sh.Index
 }
 
-// Hosts lists the home hosts of the list's sites in this shard.
+// Hosts lists the key hosts of the list's sites in this shard, in list order.
 func (sh Shard) Hosts(l *List) []string {
+	groups := l.Groups()
 	var out []string
 	for i := range l.Sites {
-		if sh.Holds(&l.Sites[i]) {
+		if sh.holdsKey(groups[l.Sites[i].Host]) {
 			out = append(out, l.Sites[i].Host)
 		}
 	}

@@ -20,6 +20,8 @@ func TestExitStatuses(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "sites.toml")
 	os.WriteFile(bad, []byte("[[site]]\nname = \"A\"\nurll = \"https://a.no/\"\n"), 0o644)
+	group := filepath.Join(dir, "group.toml")
+	os.WriteFile(group, []byte("[[site]]\nname = \"N\"\nurl = \"https://nord.test/\"\nhosts = [\"info.fjordmedia.test\"]\n\n[[site]]\nname = \"S\"\nurl = \"https://sor.test/\"\nhosts = [\"info.fjordmedia.test\"]\n"), 0o644)
 	cases := []struct {
 		args []string
 		code int
@@ -35,6 +37,8 @@ func TestExitStatuses(t *testing.T) {
 		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml", "stopp.test"}, exitFailed, "stopp.test asked us to stop on 2026-11-15"},
 		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml", "nosuch.test"}, exitUsage, "not in"},
 		{[]string{"recheck", "-sites", "../../testdata/demo/sites.toml"}, exitUsage, "name the site"},
+		// A host shared by several sites names no one site to re-check.
+		{[]string{"recheck", "-sites", group, "info.fjordmedia.test"}, exitUsage, "reviewed for several sites (nord.test, sor.test)"},
 		{[]string{"crawl", "-sites", "../../testdata/demo/sites.toml", "-ca", "x.pem", "-site", "kommune.test"}, exitUsage, "-ca is for the fixture web only"},
 		{[]string{"serve", "-dir", filepath.Join(dir, "absent")}, exitFailed, "run crawlsignals build first"},
 		// Nothing answers (port 1 refuses): the batch is written, the exit says it is worthless.

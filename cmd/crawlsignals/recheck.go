@@ -53,6 +53,13 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	if !ok {
 		return fmt.Errorf("%w: %s is not in %s; add it (reviewed) before it can be re-checked", errUsage, host, *sitesPath)
 	}
+	if sharing := list.Sharing(host); site.Host != strings.ToLower(host) && len(sharing) > 1 {
+		var names []string
+		for _, s := range sharing {
+			names = append(names, s.Host)
+		}
+		return fmt.Errorf("%w: %s is reviewed for several sites (%s); name the site to re-check by its home host", errUsage, host, strings.Join(names, ", "))
+	}
 	if site.Blocked {
 		return codedError{exitFailed, fmt.Errorf("%s asked us to stop on %s (blocked in %s, line %d): no request is sent to it, so it cannot be re-checked; nothing was done",
 			site.Host, orUnknown(site.BlockedSince), *sitesPath, site.Line)}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The evidence store of the rebuild workflow: a private git repository that
+# only ever grows (README, "The evidence store").
+#
+#   evidence-store.sh open DIR          clone the store into DIR; batches are in DIR/batches
+#   evidence-store.sh keep DIR "NAMES"  commit what is new under DIR/batches and push it
+#
+# Environment: EVIDENCE_REPO (owner/name on GitHub) and KEY (the private half
+# of a deploy key with write access to it). EVIDENCE_URL, when set, is used
+# instead of GitHub (any git URL or path), and KEY is then optional.
+#
+# Evidence is never changed or deleted: keep refuses to commit a change to a
+# file already in the store, and nothing here removes one.
+set -euo pipefail
+
+usage() { echo "usage: $0 open DIR | keep DIR NAMES" >&2; exit 2; }
+[ $# -ge 2 ] || usage
+cmd=$1 dir=$2
+url=${EVIDENCE_URL:-git@github.com:${EVIDENCE_REPO:?EVIDENCE_REPO is not set}.git}
+branch=main
+
+if [ -n "${KEY:-}" ]; then
+  install -d -m 700 "$HOME/.ssh"
+  (umask 077 && printf '%s\n' "$KEY" > "$HOME/.ssh/evidence_key")
+  # GitHub's published host key, pinned rather than learnt on first use.
+  echo 'github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl' > "$HOME/.ssh/evidence_known_hosts"
+  export GIT_SSH_COMMAND="ssh -i $HOME/.ssh/evidence_key -o IdentitiesOnly=yes -o UserKnownHostsFile=$HOME/.ssh/evidence_known_hosts -o StrictHostKeyChecking=yes"
+elif [ -z "${EVIDENCE_URL:-}" ]; then
+  echo "::error::the EVIDENCE_DEPLOY_KEY secret is not set. Evidence (whole pages) is kept only in a private repository, never in this one; see the README, \"The evidence store\"." >&2
+  exit 1
+fi
+
+case $cmd in
+open)
+  if git ls-remote --exit-code --heads "$url" "$branch" >/dev/null; then
+    git clone --quiet --depth 1 --branch "$branch" "$url" "$dir"
+  else
+    # A new, empty store: the first batch starts it.
+    git init --quiet -b "$branch" "$dir"
+    git -C "$dir" remote add origin "$url"
+  fi
+  mkdir -p "$dir/batches"
+  echo "evidence store: $(find "$dir/batches" -mindepth 1 -maxdepth 1 -type d | wc -l) batches"
+  ;;
+keep)
+  [ $# -eq 3 ] || usage
+  cd "$dir"
+  git config user.name "crawlsignals rebuild"
+  git config user.email "crawler@crawlsignals.com"
+  git add -- batches
+  if ! git diff --cached --quiet --diff-filter=DMRT; then
+    echo "::error::refusing to change or delete evidence already kept:" >&2
+    git diff --cached --name-status --diff-filter=DMRT >&2
+    exit 1
+  fi
+  if git diff --cached --quiet; then
+    echo "evidence store: nothing new to keep"
+    exit 0
+  fi
+  git commit --quiet -m "Evidence of batch $3"
+  git push --quiet origin "HEAD:refs/heads/$branch"
+  echo "evidence store: kept $3"
+  ;;
+*)
+  usage
+  ;;
+esac

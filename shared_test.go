@@ -1,0 +1,99 @@
+package crawlsignals_test
+
+import (
+	"encoding/json"
+	"testing"
+	"testing/synctest"
+
+	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/fixture"
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// The publisher group of the fixture web, crawled and derived: the one
+// privacy page both papers link to is requested once, and each paper's
+// findings (the JSON export of design §6) list it as read, from the one
+// record, with the same digest. signals reads the shared record through
+// the evidence reader like any other.
+func TestSharedHostEvidenceForEverySite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, err := fixture.New(crawlsignals.FixtureWeb())
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := sites.Parse("group.toml", []byte(`[[site]]
+name = "Nordposten"
+url = "https://nord.test/"
+hosts = ["info.fjordmedia.test"]
+category = "news"
+
+[[site]]
+name = "Sørbladet"
+url = "https://sor.test/"
+hosts = ["info.fjordmedia.test"]
+category = "news"
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := t.TempDir()
+		c, err := crawl.New(crawl.Config{Batches: batches, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Run(t.Context(), nil); err != nil {
+			t.Fatal(err)
+		}
+		const page = "https://info.fjordmedia.test/personvern"
+		n := 0
+		for _, q := range srv.Log() {
+			if q.Host == "info.fjordmedia.test" && q.Path == "/personvern" {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s was requested %d times, want once", page, n)
+		}
+		all, err := signals.Build(list, batches, signals.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		digests := map[string]string{}
+		for _, s := range all {
+			// Judged from the export, the public contract.
+			data, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var export struct {
+				Host string `json:"host"`
+				Read []struct {
+					URL    string `json:"url"`
+					SHA256 string `json:"sha256"`
+				} `json:"read"`
+				NotRead []struct {
+					URL    string `json:"url"`
+					Reason string `json:"reason"`
+				} `json:"not_read"`
+			}
+			if err := json.Unmarshal(data, &export); err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range export.Read {
+				if d.URL == page {
+					digests[export.Host] = d.SHA256
+				}
+			}
+			for _, g := range export.NotRead {
+				if g.URL == page {
+					t.Errorf("%s: %s not read: %s", export.Host, page, g.Reason)
+				}
+			}
+		}
+		if len(digests) != 2 || digests["nord.test"] == "" || digests["nord.test"] != digests["sor.test"] {
+			t.Errorf("read %s per site (sha256): %v; want both papers, one digest", page, digests)
+		}
+	})
+}
