@@ -173,6 +173,8 @@ func ownElement(n *html.Node) bool {
 		return n.FirstChild == nil && strings.HasSuffix(src, "filter.js") && !strings.Contains(src, ":")
 	case "form":
 		return hasAttr(n, "data-filter") && action == "#"
+	case "svg":
+		return attrOf(n, "data-chart") == "trend" // a crawler page's chart, drawn from counts
 	}
 	return false
 }

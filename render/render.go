@@ -23,6 +23,7 @@ import (
 
 	"github.com/yuin/goldmark"
 
+	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/templates"
@@ -38,7 +39,8 @@ type Renderer struct {
 
 // pageTemplates are the page kinds; each is parsed with layout.html and
 // parts.html.
-var pageTemplates = []string{"index.html", "site.html", "page.html", "about.html", "contact.html", "owners.html"}
+var pageTemplates = []string{"index.html", "site.html", "page.html", "about.html", "contact.html", "owners.html",
+	"crawlers.html", "crawler.html", "compare.html"}
 
 // New parses the embedded templates.
 func New() (*Renderer, error) {
@@ -63,6 +65,13 @@ var funcs = template.FuncMap{
 	"short":      shortURL,
 	"when":       newDate,
 	"aiWord":     signals.AIWord,
+	"refs":       func(root string, sites []siteRef) siteRefs { return siteRefs{Root: root, Sites: sites} },
+}
+
+// siteRefs is a list of sites to link, with the path to the site root.
+type siteRefs struct {
+	Root  string
+	Sites []siteRef
 }
 
 // Input is everything a build reads.
@@ -138,6 +147,14 @@ func (r *Renderer) write(w writer, in Input) error {
 		return err
 	}
 
+	generated := signals.Generated(in.Sites)
+	agents := signals.NewAgentsIndex(in.Sites, generated)
+	if err := w.json("agents.json", agents); err != nil {
+		return err
+	}
+	if err := r.acrossSites(w, agents, sorted); err != nil {
+		return err
+	}
 	all, cats := directoryPages(sorted)
 	if err := r.page(w, "index.html", "index.html", all); err != nil {
 		return err
@@ -154,6 +171,21 @@ func (r *Renderer) write(w writer, in Input) error {
 		return err
 	}
 	return r.sitePages(w, in, sorted)
+}
+
+// acrossSites writes the views across sites: the list of crawlers, one
+// page per crawler, and the comparison table.
+func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*signals.Site) error {
+	list, pages := crawlerPages(agents, sorted)
+	if err := r.page(w, "crawlers.html", "crawlers/index.html", list); err != nil {
+		return err
+	}
+	for _, p := range pages {
+		if err := r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", p); err != nil {
+			return err
+		}
+	}
+	return r.page(w, "compare.html", "compare/index.html", comparePage(sorted))
 }
 
 func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *url.URL) error {
@@ -203,6 +235,10 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 		{Loc: abs(base, "site-owners/")}, {Loc: abs(base, "contact/")}}}
 	for _, c := range cats {
 		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "category/"+c.Category+"/")})
+	}
+	sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/")}, sitemapURL{Loc: abs(base, "compare/")})
+	for _, a := range robots.Agents() {
+		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/"+crawlerSlug(a.Token)+"/")})
 	}
 	for _, s := range sorted {
 		u := sitemapURL{Loc: abs(base, "sites/"+s.Host+"/")}

@@ -2,6 +2,9 @@ package signals
 
 import (
 	"sort"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
 
 	"github.com/crawlsignals/crawlsignals/robots"
 )
@@ -42,12 +45,26 @@ func (s *Site) Documents() int {
 	return n
 }
 
+// Generated is when the newest batch of the directory started, as an RFC
+// 3339 time ("" before any batch): the build never reads the clock, so the
+// same evidence gives the same files.
+func Generated(all []*Site) string {
+	newest := ""
+	for _, s := range all {
+		newest = max(newest, s.Batch)
+	}
+	if t, err := evidence.ParseBatchName(newest); err == nil {
+		return t.UTC().Format(time.RFC3339)
+	}
+	return ""
+}
+
 // NewIndex lists the sites for sites.json, sorted by name.
 func NewIndex(all []*Site) Index {
-	idx := Index{Sites: []IndexEntry{}}
+	idx := Index{Sites: []IndexEntry{}, Generated: Generated(all)}
 	for _, s := range all {
-		if s.Batch > idx.Generated {
-			idx.Generated = s.Batch
+		if s.Batch > idx.Batch {
+			idx.Batch = s.Batch
 		}
 		idx.Sites = append(idx.Sites, IndexEntry{
 			Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,

@@ -190,7 +190,7 @@ type Document struct {
 	LinkText    string `json:"link_text,omitempty"`
 	Title       string `json:"title,omitempty"`
 	SHA256      string `json:"sha256"`                // of the body as stored
-	Record      string `json:"record"`                // WARC-Record-ID of the stored response, in the batch's SITE.warc.gz
+	Record      string `json:"record"`                // WARC-Record-ID of the stored response, in the batch's SITE.warc.gz (or, for a host shared by several sites, the WARC of the site that asked)
 	Chars       int    `json:"chars"`                 // characters of visible text
 	TextSHA256  string `json:"text_sha256,omitempty"` // of the visible text: changes in markup alone do not count
 	// Role says what the address is to us: a policy document (searched for
@@ -254,7 +254,8 @@ type OpenVerdict struct {
 
 // Index is public/sites.json: every site of the directory in brief.
 type Index struct {
-	Generated string       `json:"generated"` // the newest batch used
+	Generated string       `json:"generated"` // when the newest batch used started (RFC 3339)
+	Batch     string       `json:"batch"`     // the newest batch used
 	Sites     []IndexEntry `json:"sites"`
 }
 

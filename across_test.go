@@ -1,0 +1,109 @@
+package crawlsignals_test
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+)
+
+// The views across sites (issue 12), judged from the demo's published files.
+
+// agents.json files each site under the right verdict for a crawler with its
+// own group (GPTBot on avis.test), one that follows * (ClaudeBot there), and
+// one whose robots.txt was not read (nede.test: unknown).
+func TestAgentsJSON(t *testing.T) {
+	r := crawlFixtureWeb(t)
+	var idx signals.AgentsIndex
+	if err := json.Unmarshal([]byte(readPublic(t, r, "agents.json")), &idx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := time.Parse(time.RFC3339, idx.Generated); err != nil {
+		t.Errorf("generated %q: %v", idx.Generated, err)
+	}
+	byAgent := map[string]signals.AgentIndex{}
+	for _, a := range idx.Agents {
+		byAgent[a.Agent] = a
+	}
+	if len(byAgent) < 40 {
+		t.Fatalf("%d crawlers in agents.json", len(byAgent))
+	}
+	gpt, claude := byAgent["GPTBot"], byAgent["ClaudeBot"]
+	if gpt.Operator != "OpenAI" || gpt.Purpose == "" {
+		t.Errorf("GPTBot: %+v", gpt)
+	}
+	cases := []struct {
+		a           signals.AgentIndex
+		host, where string
+	}{
+		{gpt, "avis.test", "disallowed"},    // its own group: Disallow: /
+		{claude, "avis.test", "allowed"},    // follows the * group
+		{gpt, "nede.test", "unknown"},       // robots.txt answered 503
+		{gpt, "stopp.test", "unknown"},      // asked us to stop
+		{claude, "kommune.test", "allowed"}, // no group disallows it
+		{gpt, "travelt.test", "unknown"},    // robots.txt answered 429
+	}
+	for _, c := range cases {
+		lists := map[string][]string{"allowed": c.a.Allowed, "disallowed": c.a.Disallowed, "unknown": c.a.Unknown}
+		for where, hosts := range lists {
+			if slices.Contains(hosts, c.host) != (where == c.where) {
+				t.Errorf("%s: %s listed under %s = %v, want it under %s only", c.a.Agent, c.host, where, slices.Contains(hosts, c.host), c.where)
+			}
+		}
+	}
+	if len(gpt.Batches) != 1 || !slices.Contains(gpt.Batches[0].Disallowed, "avis.test") || slices.Contains(gpt.Batches[0].Disallowed, "stopp.test") {
+		t.Errorf("GPTBot batches: %+v", gpt.Batches)
+	}
+	// The crawler's page names the hosts, and draws its chart at build time.
+	page := readPublic(t, r, "crawlers/gptbot/index.html")
+	for _, want := range []string{`href="../../sites/avis.test/"`, `href="../../sites/nede.test/"`, `<svg data-chart="trend" role="img"`,
+		`<rect `, "Disallow GPTBot (", "Unknown ("} {
+		if !strings.Contains(page, want) {
+			t.Errorf("crawlers/gptbot/: lacks %q", want)
+		}
+	}
+	if !strings.Contains(readPublic(t, r, "crawlers/chatgpt-agent/index.html"), "ChatGPT Agent") {
+		t.Error("a token with a space has no page")
+	}
+	cmp := readPublic(t, r, "compare/index.html")
+	for _, want := range []string{`href="../sites/avis.test/"`, "<code>GPTBot</code>", "ai-train=no", "reserved"} {
+		if !strings.Contains(cmp, want) {
+			t.Errorf("compare/: lacks %q", want)
+		}
+	}
+}
+
+// sites.csv: a column per AI training crawler, the AI use verdict and the
+// site's address.
+func TestSitesCSVColumns(t *testing.T) {
+	r := crawlFixtureWeb(t)
+	rows, err := csv.NewReader(strings.NewReader(readPublic(t, r, "sites.csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	for _, h := range []string{"url", "ai_use", "GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "open_by_design"} {
+		if _, ok := col[h]; !ok {
+			t.Fatalf("sites.csv has no column %q: %v", h, rows[0])
+		}
+	}
+	for _, row := range rows[1:] {
+		switch row[0] {
+		case "avis.test":
+			if row[col["GPTBot"]] != "disallowed" || row[col["ClaudeBot"]] != "allowed" || row[col["url"]] != "https://avis.test/" {
+				t.Errorf("avis.test row: %v", row)
+			}
+		case "nede.test":
+			if row[col["GPTBot"]] != "unknown" || row[col["ai_use"]] != "unknown" || row[col["open_by_design"]] != "" {
+				t.Errorf("nede.test row: %v", row)
+			}
+		}
+	}
+}

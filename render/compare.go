@@ -1,0 +1,66 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+)
+
+// compareCrawlers are the AI training crawlers the comparison table shows
+// as columns: those of the largest operators. Every crawler has its own
+// page, and sites.csv a column for each.
+var compareCrawlers = []string{"GPTBot", "ClaudeBot", "Google-Extended", "CCBot", "Applebot-Extended", "meta-externalagent", "Bytespider"}
+
+// compareView is the table of sites × the main AI crawlers and signals.
+type compareView struct {
+	page
+	Crawlers []string
+	Rows     []compareRow
+}
+
+type compareRow struct {
+	Host, Name     string
+	Verdicts       []compareCell // one per compareCrawlers
+	ContentSignal  string        // ai-train as the home host's robots.txt says it, or ""
+	TDM            string        // reserved | not reserved | ""
+	AI, AIWord     string
+	Open, OpenWord string
+	LookTwice      int
+}
+
+type compareCell struct {
+	Crawler, Verdict string
+}
+
+func comparePage(sorted []*signals.Site) compareView {
+	v := compareView{page: page{Title: "Compare sites", Root: "../", Section: "compare",
+		Description: "Each reviewed site against the main AI training crawlers and signals: robots.txt, Content-Signal, TDMRep, AI use, Open by design."},
+		Crawlers: compareCrawlers}
+	for _, s := range sorted {
+		verdicts := s.AgentVerdicts()
+		r := compareRow{Host: s.Host, Name: cleanText(s.Name), AI: s.AIUse.Verdict, AIWord: signals.AIWord(s.AIUse.Verdict),
+			Open: openCode(s.OpenByDesign), OpenWord: s.OpenByDesign.Word(), LookTwice: len(s.Contradictions)}
+		for _, c := range compareCrawlers {
+			verdict := verdicts[c]
+			if s.Blocked {
+				verdict = signals.AgentUnknown
+			}
+			r.Verdicts = append(r.Verdicts, compareCell{Crawler: c, Verdict: verdict})
+		}
+		var train []string
+		for _, c := range s.Robots.ContentSignals {
+			if v, ok := c.Values["ai-train"]; ok {
+				train = append(train, "ai-train="+v)
+			}
+		}
+		r.ContentSignal = cleanText(strings.Join(train, ", "))
+		if t := s.Signals.TDMReservation; t != nil {
+			r.TDM = "not reserved"
+			if t.Reservation {
+				r.TDM = "reserved"
+			}
+		}
+		v.Rows = append(v.Rows, r)
+	}
+	return v
+}
