@@ -23,6 +23,13 @@ const DefaultBaseURL = "https://crawlsignals.com/"
 // taken from the base URL, so moving the site does not change an entry's ID.
 const tagAuthority = "crawlsignals.com,2026"
 
+// CheckBaseURL says what is wrong with a base URL, or nil: commands check
+// the flag before doing any work.
+func CheckBaseURL(raw string) error {
+	_, err := baseURL(raw)
+	return err
+}
+
 // baseURL parses and checks Input.BaseURL: absolute http(s), ending in "/".
 func baseURL(raw string) (*url.URL, error) {
 	if raw == "" {

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/yuin/goldmark"
@@ -94,7 +95,11 @@ func (r *Renderer) Build(out string, in Input) error {
 	if err := os.RemoveAll(tmp); err != nil {
 		return err
 	}
-	if err := r.write(writer{dir: tmp, buffers: &r.buffers}, in); err != nil {
+	base, err := baseURL(in.BaseURL)
+	if err != nil {
+		return err
+	}
+	if err := r.write(writer{dir: tmp, buffers: &r.buffers, base: base}, in); err != nil {
 		os.RemoveAll(tmp)
 		return err
 	}
@@ -156,11 +161,11 @@ func (r *Renderer) write(w writer, in Input) error {
 		return err
 	}
 	all, cats := directoryPages(sorted)
-	if err := r.page(w, "index.html", "index.html", all); err != nil {
+	if err := r.page(w, "index.html", "index.html", &all); err != nil {
 		return err
 	}
 	for _, c := range cats {
-		if err := r.page(w, "index.html", "category/"+c.Category+"/index.html", c); err != nil {
+		if err := r.page(w, "index.html", "category/"+c.Category+"/index.html", &c); err != nil {
 			return err
 		}
 	}
@@ -177,15 +182,16 @@ func (r *Renderer) write(w writer, in Input) error {
 // page per crawler, and the comparison table.
 func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*signals.Site) error {
 	list, pages := crawlerPages(agents, sorted)
-	if err := r.page(w, "crawlers.html", "crawlers/index.html", list); err != nil {
+	if err := r.page(w, "crawlers.html", "crawlers/index.html", &list); err != nil {
 		return err
 	}
 	for _, p := range pages {
-		if err := r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", p); err != nil {
+		if err := r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", &p); err != nil {
 			return err
 		}
 	}
-	return r.page(w, "compare.html", "compare/index.html", comparePage(sorted))
+	cmp := comparePage(sorted)
+	return r.page(w, "compare.html", "compare/index.html", &cmp)
 }
 
 func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *url.URL) error {
@@ -193,26 +199,26 @@ func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *u
 	if err != nil {
 		return err
 	}
-	if err := r.page(w, "about.html", "about/index.html", about); err != nil {
+	if err := r.page(w, "about.html", "about/index.html", &about); err != nil {
 		return err
 	}
 	owners, err := r.ownersPage(content, contact)
 	if err != nil {
 		return err
 	}
-	if err := r.page(w, "owners.html", "site-owners/index.html", owners); err != nil {
+	if err := r.page(w, "owners.html", "site-owners/index.html", &owners); err != nil {
 		return err
 	}
 	contactP, err := r.contactPage(content, contact)
 	if err != nil {
 		return err
 	}
-	if err := r.page(w, "contact.html", "contact/index.html", contactP); err != nil {
+	if err := r.page(w, "contact.html", "contact/index.html", &contactP); err != nil {
 		return err
 	}
 	// The 404 page is served for any missing address, at any depth, so its
 	// links start from the site's root path rather than from its own place.
-	return r.page(w, "page.html", "404.html", page{Title: "Not found", Root: base.Path, Section: "404",
+	return r.page(w, "page.html", "404.html", &page{Title: "Not found", Root: base.Path, Section: "404",
 		Description: "There is no page at this address.",
 		Body: template.HTML(`<p>There is no page at this address. It may have moved, or the site it was about may have left our reviewed list.</p>` +
 			`<p>The <a href="` + template.HTMLEscapeString(base.Path) + `">directory</a> lists every site we read.</p>`)})
@@ -293,7 +299,8 @@ func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site)
 	if err != nil {
 		return err
 	}
-	if err := r.page(w, "site.html", dir+"index.html", sitePage(s, notes, in.Contact)); err != nil {
+	sv := sitePage(s, notes, in.Contact)
+	if err := r.page(w, "site.html", dir+"index.html", &sv); err != nil {
 		return err
 	}
 	if err := w.json(dir+"signals.json", s); err != nil {
@@ -332,10 +339,19 @@ type page struct {
 	Root        string // path from the page to the site root: "./", "../", "../../"
 	Section     string // which navigation entry is the current one
 	Feed        string // the page's Atom feed, relative to the page
+	Canonical   string // the page's absolute address under the base URL
 	Body        template.HTML
 }
 
-func (r *Renderer) page(w writer, tmpl, rel string, data any) error {
+// pager is any page's data: each view embeds page.
+type pager interface{ pageData() *page }
+
+func (p *page) pageData() *page { return p }
+
+func (r *Renderer) page(w writer, tmpl, rel string, data pager) error {
+	if rel != "404.html" && w.base != nil { // the 404 page is served at any address
+		data.pageData().Canonical = abs(w.base, strings.TrimSuffix(rel, "index.html"))
+	}
 	b := r.buffers.Get().(*bytes.Buffer)
 	defer func() { b.Reset(); r.buffers.Put(b) }()
 	if err := r.pages[tmpl].ExecuteTemplate(b, "layout", data); err != nil {
@@ -349,6 +365,7 @@ func (r *Renderer) page(w writer, tmpl, rel string, data any) error {
 type writer struct {
 	dir     string
 	buffers *sync.Pool
+	base    *url.URL // where the site is published, for canonical links
 }
 
 func (w writer) file(rel string, data []byte) error {

@@ -99,15 +99,16 @@ func clip(s string) string {
 
 // TestOutputIsSound: every page of a build is well-formed, has its
 // landmarks, and every internal link resolves; also when the site is
-// published under a sub-path, which only the 404 page notices.
+// published under a sub-path, where every feed, sitemap, canonical and
+// 404-page link must resolve under it.
 func TestOutputIsSound(t *testing.T) {
-	for _, base := range []string{"", "https://example.org/crawlsignals/"} {
+	for _, base := range []string{"", "https://example.org/crawlsignals/", "https://example.org/sub/"} {
 		out := build(t, Input{Sites: directorySites(), Content: testContent, Contact: "crawler@crawlsignals.test", BaseURL: base})
-		path := "/"
-		if base != "" {
-			path = "/crawlsignals/"
+		check := base
+		if base == "" {
+			check = DefaultBaseURL
 		}
-		problems, err := sitecheck.Check(out, path)
+		problems, err := sitecheck.Check(out, check)
 		if err != nil {
 			t.Fatal(err)
 		}

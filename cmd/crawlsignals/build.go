@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -18,14 +19,25 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	batches := f.String("batches", "batches", "folder of evidence batches")
 	content := f.String("content", "content", "folder of Markdown content (about.md, sites/HOST.md)")
 	out := f.String("out", "public", "folder to write the website to")
+	base := baseURLFlag(f)
 	if err := parse(f, args); err != nil {
 		return err
+	}
+	if err := render.CheckBaseURL(*base); err != nil {
+		return codedError{exitUsage, fmt.Errorf("-base-url: %w", err)}
 	}
 	list, err := sites.Load(*sitesPath)
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
-	return build(e, list, *batches, contentFS(*content), *out)
+	return build(e, list, *batches, contentFS(*content), *out, *base)
+}
+
+// baseURLFlag is -base-url: where the website is published. Pages link to
+// each other relatively, so they work under any path; the feeds, the
+// sitemap, robots.txt, sites.csv and canonical links use it.
+func baseURLFlag(f *flag.FlagSet) *string {
+	return f.String("base-url", render.DefaultBaseURL, "the address the website is published at, e.g. https://example.org/crawlsignals/ for a project site")
 }
 
 // contentFS opens the content folder; a missing folder means no content.
@@ -37,7 +49,7 @@ func contentFS(dir string) fs.FS {
 }
 
 // build derives every site's findings from evidence and writes the website.
-func build(e *env, list *sites.List, batches string, content fs.FS, out string) error {
+func build(e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) error {
 	all, err := signals.Build(list, batches, buildOptions(e, content))
 	if err != nil {
 		// A site whose evidence cannot be read is still shown, with what
@@ -48,7 +60,7 @@ func build(e *env, list *sites.List, batches string, content fs.FS, out string) 
 	if rerr != nil {
 		return rerr
 	}
-	if rerr := r.Build(out, render.Input{Sites: all, Content: content, Contact: list.Global.Contact}); rerr != nil {
+	if rerr := r.Build(out, render.Input{Sites: all, Content: content, Contact: list.Global.Contact, BaseURL: baseURL}); rerr != nil {
 		return rerr
 	}
 	read, gaps, open := 0, 0, 0

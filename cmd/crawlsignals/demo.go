@@ -20,6 +20,7 @@ const demoDelay = 100 * time.Millisecond
 func runDemo(ctx context.Context, e *env, args []string) error {
 	f := flags(e, "demo", "[flags]")
 	out := f.String("out", "public", "folder to write the website to")
+	base := baseURLFlag(f)
 	batches := f.String("batches", filepath.Join("batches", "demo"), "folder of the demo's evidence batches")
 	content := f.String("content", "content", "folder of Markdown content; the built-in copy when absent")
 	if err := parse(f, args); err != nil {
@@ -77,7 +78,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if cfs == nil {
 		cfs = crawlsignals.Content()
 	}
-	if err := build(e, list, *batches, cfs, *out); err != nil {
+	if err := build(e, list, *batches, cfs, *out, *base); err != nil {
 		return err
 	}
 	size, _ := dirSize(sum.Dir)

@@ -22,6 +22,7 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	batches := fs.String("batches", "batches", "folder of evidence batches")
 	content := fs.String("content", "content", "folder of Markdown content")
 	out := fs.String("out", "public", "folder to write the website to")
+	base := baseURLFlag(fs)
 	var resolve multi
 	fs.Var(&resolve, "resolve", "dial HOST at IP:PORT instead of asking DNS (HOST=IP:PORT); repeatable")
 	minDelay := fs.Duration("min-delay", crawl.MinDelayFloor, "least time between two requests to one host; below 2s only when every host is mapped to loopback")
@@ -85,7 +86,7 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := build(e, list, *batches, contentFS(*content), *out); err != nil {
+	if err := build(e, list, *batches, contentFS(*content), *out, *base); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s re-checked on request on %s. To keep the date in the reviewed list too, add it to %s: rechecked = [..., %q] (site at line %d).\n",

@@ -7,6 +7,7 @@ package sitecheck
 
 import (
 	"bytes"
+	"encoding/xml"
 	"fmt"
 	"io"
 	"io/fs"
@@ -23,27 +24,40 @@ import (
 )
 
 // Check walks dir and returns every problem found, sorted, each naming the
-// file. basePath is the URL path the site is published under ("/" usually):
-// links that start with it are resolved from the folder's root.
-func Check(dir, basePath string) ([]string, error) {
-	if basePath == "" {
-		basePath = "/"
+// file. base is where the site is published: its URL path ("/" usually,
+// "/sub/" for a project site) or its whole address
+// ("https://example.org/sub/"). Links that start with the path are resolved
+// from the folder's root; with a whole address, absolute links to it (a
+// canonical link, the feeds, the sitemap, robots.txt's Sitemap line) are
+// resolved too, and must stay under it.
+func Check(dir, base string) ([]string, error) {
+	b, err := parseBase(base)
+	if err != nil {
+		return nil, err
 	}
 	pages := map[string]*pageInfo{} // by slash path relative to dir
 	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	var absLinks []absLink // from feeds, the sitemap and robots.txt
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
 		rel = filepath.ToSlash(rel)
 		files = append(files, rel)
-		if strings.HasSuffix(rel, ".html") {
+		switch {
+		case strings.HasSuffix(rel, ".html"):
 			data, err := os.ReadFile(p)
 			if err != nil {
 				return err
 			}
 			pages[rel] = inspect(rel, data)
+		case strings.HasSuffix(rel, ".xml") || rel == "robots.txt":
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			absLinks = append(absLinks, addresses(rel, data)...)
 		}
 		return nil
 	})
@@ -58,8 +72,17 @@ func Check(dir, basePath string) ([]string, error) {
 	for rel, pg := range pages {
 		problems = append(problems, pg.problems...)
 		for _, l := range pg.links {
-			if msg := checkLink(rel, l, basePath, exists, pages); msg != "" {
+			if msg := checkLink(rel, l, b, exists, pages); msg != "" {
 				problems = append(problems, rel+": "+msg)
+			}
+		}
+	}
+	if b.site != nil {
+		for _, l := range absLinks {
+			if msg := checkLink(l.file, linkRef{tag: "a", attr: l.what, value: l.value}, b, exists, pages); msg != "" {
+				problems = append(problems, l.file+": "+msg)
+			} else if !b.inside(l.value) {
+				problems = append(problems, fmt.Sprintf("%s: %s %q is not under the base URL %s", l.file, l.what, l.value, b.site))
 			}
 		}
 	}
@@ -67,8 +90,81 @@ func Check(dir, basePath string) ([]string, error) {
 	return problems, nil
 }
 
+// siteBase is where the site is published.
+type siteBase struct {
+	path string   // "/" or "/sub/"
+	site *url.URL // the whole address, when known
+}
+
+func parseBase(base string) (siteBase, error) {
+	if base == "" {
+		return siteBase{path: "/"}, nil
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return siteBase{}, fmt.Errorf("base %q: %w", base, err)
+	}
+	b := siteBase{path: u.Path}
+	if u.Host != "" {
+		b.site = u
+	}
+	if !strings.HasSuffix(b.path, "/") {
+		b.path += "/"
+	}
+	return b, nil
+}
+
+// inside says whether an absolute address is on the site, under its path.
+func (b siteBase) inside(raw string) bool {
+	u, err := url.Parse(raw)
+	return err == nil && b.site != nil && strings.EqualFold(u.Host, b.site.Host) && u.Scheme == b.site.Scheme && strings.HasPrefix(u.Path, b.path)
+}
+
+// absLink is an absolute address in a feed, the sitemap or robots.txt.
+type absLink struct {
+	file, what, value string
+}
+
+// addresses lists the http(s) addresses of an XML file (href attributes
+// and <loc> elements) or of robots.txt's Sitemap lines.
+func addresses(rel string, data []byte) []absLink {
+	var out []absLink
+	if rel == "robots.txt" {
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(k), "sitemap") {
+				out = append(out, absLink{rel, "Sitemap", strings.TrimSpace(v)})
+			}
+		}
+		return out
+	}
+	d := xml.NewDecoder(bytes.NewReader(data))
+	inLoc := false
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return out
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			inLoc = t.Name.Local == "loc"
+			for _, a := range t.Attr {
+				if a.Name.Local == "href" {
+					out = append(out, absLink{rel, "href", a.Value})
+				}
+			}
+		case xml.CharData:
+			if inLoc {
+				out = append(out, absLink{rel, "loc", strings.TrimSpace(string(t))})
+			}
+		case xml.EndElement:
+			inLoc = false
+		}
+	}
+}
+
 type linkRef struct {
 	tag, attr, value string
+	rel              string // a <link>'s rel
 }
 
 type pageInfo struct {
@@ -147,7 +243,7 @@ func inspect(rel string, data []byte) *pageInfo {
 					bad("<%s> has an event handler attribute %s", n.Data, a.Key)
 				}
 				if a.Key == "href" || a.Key == "src" || a.Key == "cite" || a.Key == "action" {
-					pg.links = append(pg.links, linkRef{n.Data, a.Key, a.Val})
+					pg.links = append(pg.links, linkRef{n.Data, a.Key, a.Val, attr(n, "rel")})
 				}
 			}
 			switch n.DataAtom {
@@ -243,7 +339,8 @@ func attr(n *html.Node, key string) string {
 // checkLink resolves one href or src of page rel. External http(s) links
 // are fine for <a> and <blockquote cite>; anything that would make the
 // browser fetch from elsewhere (a stylesheet, an image, an icon) is not.
-func checkLink(rel string, l linkRef, basePath string, exists map[string]bool, pages map[string]*pageInfo) string {
+func checkLink(rel string, l linkRef, b siteBase, exists map[string]bool, pages map[string]*pageInfo) string {
+	basePath := b.path
 	v := strings.TrimSpace(l.value)
 	u, err := url.Parse(v)
 	if err != nil {
@@ -252,8 +349,19 @@ func checkLink(rel string, l linkRef, basePath string, exists map[string]bool, p
 	switch strings.ToLower(u.Scheme) {
 	case "":
 	case "http", "https":
+		if b.inside(v) {
+			// Our own page by its whole address: resolve it like a path.
+			u = &url.URL{Path: u.Path, Fragment: u.Fragment}
+			break
+		}
 		if l.tag == "a" || l.tag == "blockquote" {
 			return ""
+		}
+		if l.tag == "link" && l.rel == "canonical" {
+			if b.site != nil {
+				return fmt.Sprintf("<link rel=canonical href=%q> is not under the base URL %s", v, b.site)
+			}
+			return "" // no base URL to hold it against; browsers do not fetch it
 		}
 		return fmt.Sprintf("<%s %s=%q> makes the browser fetch from elsewhere", l.tag, l.attr, v)
 	case "mailto":

@@ -75,3 +75,45 @@ func TestProblemsAreFound(t *testing.T) {
 		})
 	}
 }
+
+// TestBaseURL: with the whole address the site is published at, the feeds,
+// the sitemap, robots.txt and canonical links must point under it, at files
+// that exist.
+func TestBaseURL(t *testing.T) {
+	const base = "https://example.org/sub/"
+	page := strings.Replace(good, `<title>T</title>`, `<title>T</title><link rel="canonical" href="https://example.org/sub/a/">`, 1)
+	files := func() map[string]string {
+		return map[string]string{
+			"a/index.html": page, "b/index.html": strings.Replace(good, `<h1>T</h1>`, `<h1 id="x">T</h1>`, 1), "index.html": strings.ReplaceAll(strings.ReplaceAll(good, `href="../`, `href="./`), `href="./b/#x"`, `href="b/#x"`), "style.css": "",
+			"feed.xml":    `<feed xmlns="http://www.w3.org/2005/Atom"><link rel="self" href="https://example.org/sub/feed.xml"/><entry><link href="https://example.org/sub/b/"/></entry></feed>`,
+			"sitemap.xml": `<urlset><url><loc>https://example.org/sub/a/</loc></url></urlset>`,
+			"robots.txt":  "User-agent: *\nAllow: /\n\nSitemap: https://example.org/sub/sitemap.xml\n",
+		}
+	}
+	dir := t.TempDir()
+	write(t, dir, files())
+	if problems, err := Check(dir, base); err != nil || len(problems) != 0 {
+		t.Fatalf("a sound site: %v %v", problems, err)
+	}
+	cases := map[string]struct{ file, body, want string }{
+		"feed outside":     {"feed.xml", `<feed><link href="https://example.org/other/"/></feed>`, "not under the base URL"},
+		"sitemap dead":     {"sitemap.xml", `<urlset><url><loc>https://example.org/sub/missing/</loc></url></urlset>`, "missing/index.html does not exist"},
+		"robots root":      {"robots.txt", "Sitemap: https://example.org/sitemap.xml\n", "not under the base URL"},
+		"canonical astray": {"a/index.html", strings.Replace(page, "https://example.org/sub/a/", "https://example.org/a/", 1), "not under the base URL"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			fs := files()
+			fs[c.file] = c.body
+			write(t, dir, fs)
+			problems, err := Check(dir, base)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if joined := strings.Join(problems, "\n"); !strings.Contains(joined, c.file+": ") || !strings.Contains(joined, c.want) {
+				t.Errorf("want a problem in %s with %q; got:\n%s", c.file, c.want, joined)
+			}
+		})
+	}
+}
