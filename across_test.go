@@ -107,3 +107,36 @@ func TestSitesCSVColumns(t *testing.T) {
 		}
 	}
 }
+
+// The directory's views work without JavaScript: a page per AI use verdict,
+// per Open by design verdict, and for sites with gaps.
+func TestDirectoryViews(t *testing.T) {
+	r := crawlFixtureWeb(t)
+	cases := []struct {
+		path      string
+		has, lacks []string
+	}{
+		{"ai/refused/index.html", []string{"sites/avis.test/", "sites/feed.test/"}, []string{"sites/nede.test/"}},
+		{"ai/unknown/index.html", []string{"sites/nede.test/", "sites/stopp.test/", "sites/vakt.test/"}, []string{"sites/avis.test/"}},
+		{"open/not-determined/index.html", []string{"sites/nede.test/", "sites/app.test/"}, []string{"sites/kommune.test/"}},
+		{"open/yes/index.html", []string{"sites/kommune.test/"}, []string{"sites/avis.test/"}},
+		{"gaps/index.html", []string{"sites/nede.test/", "sites/avis.test/"}, []string{"sites/kommune.test/\""}},
+	}
+	for _, c := range cases {
+		page := readPublic(t, r, c.path)
+		for _, h := range c.has {
+			if !strings.Contains(page, h) {
+				t.Errorf("%s lacks %s", c.path, h)
+			}
+		}
+		for _, h := range c.lacks {
+			if strings.Contains(page, `href="../../`+h) || strings.Contains(page, `href="../`+h) {
+				t.Errorf("%s lists %s", c.path, h)
+			}
+		}
+	}
+	if idx := readPublic(t, r, "index.html"); !strings.Contains(idx, `href="./ai/refused/"`) || !strings.Contains(idx, `href="./gaps/"`) {
+		t.Error("the directory does not link its views")
+	}
+}
+

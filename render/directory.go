@@ -104,6 +104,7 @@ type row struct {
 	Blocked                             bool
 	ReadAt                              *date
 	Search                              string // what the search box matches: name and hosts, lower case
+	AIRank, OpenRank                    int    // sort keys: the order the verdicts are explained in
 }
 
 func rowOf(s *signals.Site) row {
@@ -114,6 +115,16 @@ func rowOf(s *signals.Site) row {
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
 	r.Search = strings.ToLower(cleanText(s.Name) + " " + strings.Join(s.Hosts, " ") + " " + s.Host)
+	for i, v := range signals.AIVerdicts {
+		if v.Code == r.AI {
+			r.AIRank = i
+		}
+	}
+	for i, v := range signals.OpenVerdicts {
+		if v.Code == r.Open {
+			r.OpenRank = i
+		}
+	}
 	if s.Blocked {
 		r.Robots = "not read: asked us to stop"
 	} else if s.Batch == "" {
@@ -169,6 +180,8 @@ type directory struct {
 	Generated  *date
 	Categories []categoryLink
 	Category   string // the category this page lists; "" for the whole directory
+	Filter     string // the view this page is (ai/refused/ …); "" otherwise
+	Filters    []filterGroup
 	Rows       []row
 }
 

@@ -161,11 +161,20 @@ func (r *Renderer) write(w writer, in Input) error {
 		return err
 	}
 	all, cats := directoryPages(sorted)
+	filters, views := viewPages(sorted, all)
+	all.Filters = filters
 	if err := r.page(w, "index.html", "index.html", &all); err != nil {
 		return err
 	}
 	for _, c := range cats {
+		c.Filters = filters
 		if err := r.page(w, "index.html", "category/"+c.Category+"/index.html", &c); err != nil {
+			return err
+		}
+	}
+	for _, v := range views {
+		v.Filters = withCurrent(filters, v.Filter)
+		if err := r.page(w, "index.html", v.Filter+"index.html", &v); err != nil {
 			return err
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -123,6 +124,23 @@ func TestAnswersFirst(t *testing.T) {
 		if !strings.Contains(s, "fjord") {
 			t.Errorf("row %q shown for %q", s, "fjord")
 		}
+	}
+	// Sorting: a column heading is a button; sorting by "Not read by us"
+	// puts the rows in order of their gaps.
+	if err := page.Navigate(ctx, srv.URL+"/"); err != nil {
+		t.Fatal(err)
+	}
+	var gaps []int
+	if err := page.Eval(ctx, `(() => {
+  const th = Array.from(document.querySelectorAll('#sites-table thead th')).find(h => h.textContent.includes('Not read by us'));
+  th.querySelector('button.sort').click();
+  const col = Array.from(th.parentNode.cells).indexOf(th);
+  return Array.from(document.querySelectorAll('#sites-table tbody tr')).map(r => Number(r.cells[col].textContent.trim()));
+})()`, &gaps); err != nil {
+		t.Fatal(err)
+	}
+	if len(gaps) < 5 || !slices.IsSorted(gaps) || gaps[0] == gaps[len(gaps)-1] {
+		t.Errorf("after sorting by gaps the rows read %v", gaps)
 	}
 	for _, p := range page.Problems() {
 		t.Error(p)
