@@ -113,7 +113,7 @@ func TestSitesCSVColumns(t *testing.T) {
 func TestDirectoryViews(t *testing.T) {
 	r := crawlFixtureWeb(t)
 	cases := []struct {
-		path      string
+		path       string
 		has, lacks []string
 	}{
 		{"ai/refused/index.html", []string{"sites/avis.test/", "sites/feed.test/"}, []string{"sites/nede.test/"}},
@@ -139,4 +139,3 @@ func TestDirectoryViews(t *testing.T) {
 		t.Error("the directory does not link its views")
 	}
 }
-
