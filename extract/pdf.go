@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-		"strings"
+	"strings"
 	"unicode"
 
 	"github.com/ledongthuc/pdf"
