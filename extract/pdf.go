@@ -73,7 +73,7 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 	if info.Read == 0 && len(info.FailedPages) > 0 {
 		return "", info, fmt.Errorf("%w: no page could be read", ErrBadPDF)
 	}
-	text = Normalize(b.String())
+	text = Normalize(resolveHyphens(b.String()))
 	if !hasLetterOrDigit(text) {
 		return "", info, ErrNoTextLayer
 	}
@@ -95,7 +95,7 @@ func pdfPageText(gr *glyphReader, page pdf.Page) (text string, ok bool) {
 	if contents := page.V.Key("Contents"); contents.Kind() != pdf.Null && !contentStreamSafe(contents) {
 		return "", false
 	}
-	return layoutPage(gr.page(page), joinLineEndHyphens), true
+	return layoutPage(gr.page(page)), true
 }
 
 // maxTreeDepth bounds how deep we follow a PDF's page tree and a page's

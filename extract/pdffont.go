@@ -150,12 +150,12 @@ func streamBytes(v pdf.Value, limit int64) []byte {
 }
 
 // cleanGlyphText makes a glyph's text what a reader sees: ligatures become
-// their letters, and characters that say "unknown" (U+FFFD, controls, NUL)
-// are removed.
+// their letters, and characters that say "unknown" (U+FFFD, controls, NUL,
+// private use) are removed.
 func cleanGlyphText(s string) string {
 	clean := true
 	for _, r := range s {
-		if r < 0x20 || r == 0x7f || r == '\uFFFD' || (r >= 0xFB00 && r <= 0xFB06) || (r >= 0x80 && r < 0xA0) {
+		if r < 0x20 || r == 0x7f || r == '\uFFFD' || (r >= 0xFB00 && r <= 0xFB06) || (r >= 0x80 && r < 0xA0) || isPrivateUse(r) {
 			clean = false
 			break
 		}
@@ -168,13 +168,17 @@ func cleanGlyphText(s string) string {
 		switch {
 		case r >= 0xFB00 && r <= 0xFB06:
 			b.WriteString(ligatureLetters[r-0xFB00])
-		case r < 0x20 || r == 0x7f || r == '\uFFFD' || (r >= 0x80 && r < 0xA0):
+		case r < 0x20 || r == 0x7f || r == '\uFFFD' || (r >= 0x80 && r < 0xA0) || isPrivateUse(r):
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
+
+// isPrivateUse: a private-use character names a glyph only its font
+// knows (an icon, a symbol font's code); no reader can read it as text.
+func isPrivateUse(r rune) bool { return r >= 0xE000 && r <= 0xF8FF }
 
 // ligatureLetters are the letters of U+FB00 to U+FB06.
 var ligatureLetters = [...]string{"ff", "fi", "fl", "ffi", "ffl", "st", "st"}

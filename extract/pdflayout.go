@@ -39,7 +39,7 @@ type piece struct {
 
 // layoutPage returns the text of one page's glyphs: upright text first,
 // then each turned direction.
-func layoutPage(glyphs []glyph, joinHyphens bool) string {
+func layoutPage(glyphs []glyph) string {
 	var b strings.Builder
 	for dir := range uint8(4) {
 		var group []glyph
@@ -52,7 +52,7 @@ func layoutPage(glyphs []glyph, joinHyphens bool) string {
 			continue
 		}
 		pieces := readingOrder(linePieces(group))
-		writePieces(&b, pieces, joinHyphens)
+		writePieces(&b, pieces)
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -220,12 +220,12 @@ func cutRows(ps []*piece) (upper, lower []*piece, ok bool) {
 }
 
 // writePieces writes pieces in order: a space between pieces on one line,
-// a line break otherwise. A word hyphenated at a line end is joined when
-// joinHyphens allows it (see joinsHyphen).
-func writePieces(b *strings.Builder, ps []*piece, joinHyphens bool) {
-	var texts []string
-	for _, p := range ps {
-		texts = append(texts, pieceText(p))
+// a line break otherwise, and words broken at a line end joined (see
+// lineEndHyphen).
+func writePieces(b *strings.Builder, ps []*piece) {
+	texts := make([]string, len(ps))
+	for i, p := range ps {
+		texts[i] = pieceText(p)
 	}
 	for i, p := range ps {
 		t := texts[i]
@@ -234,14 +234,20 @@ func writePieces(b *strings.Builder, ps []*piece, joinHyphens bool) {
 			break
 		}
 		next := ps[i+1]
-		sameLine := abs(next.y-p.y) < baselineTolerance*min(p.size, next.size) && next.x0 >= p.x1
-		switch {
-		case sameLine:
+		if abs(next.y-p.y) < baselineTolerance*min(p.size, next.size) && next.x0 >= p.x1 {
 			b.WriteString(t)
 			b.WriteByte(' ')
-		case joinsHyphen(t, texts[i+1], joinHyphens):
+			continue
+		}
+		switch lineEndHyphen(t, texts[i+1]) {
+		case softBreak:
 			_, n := utf8.DecodeLastRuneInString(t)
 			b.WriteString(t[:len(t)-n])
+		case maybeBreak:
+			b.WriteString(t)
+			b.WriteRune(hyphenMark)
+		case keepHyphen:
+			b.WriteString(t)
 		default:
 			b.WriteString(t)
 			b.WriteByte('\n')
@@ -249,39 +255,151 @@ func writePieces(b *strings.Builder, ps []*piece, joinHyphens bool) {
 	}
 }
 
-// joinsHyphen reports whether a line ending in line and followed by next
-// ends in a word broken by a hyphen: a soft hyphen (U+00AD, the PDF's own
-// mark of a break inside a word) always; a hyphen-minus only when
-// hyphenMinus is set; in both cases after a letter and before a
-// lower-case letter.
-func joinsHyphen(line, next string, hyphenMinus bool) bool {
+// What a hyphen at the end of a line means.
+const (
+	noHyphen   = iota
+	softBreak  // a soft hyphen (U+00AD): the PDF marks a break inside a word
+	maybeBreak // letter, hyphen-minus, lower-case letter: a broken word or a compound
+	keepHyphen // a hyphen between digits or before a capital ("L335-2", "Jean-Pierre")
+)
+
+// hyphenMark follows a hyphen-minus that may be a word break, until
+// resolveHyphens decides. It is a private-use character, which glyph text
+// never holds (cleanGlyphText removes them).
+const hyphenMark = '\uE000'
+
+func lineEndHyphen(line, next string) int {
 	last, n := utf8.DecodeLastRuneInString(line)
-	if last != '\u00ad' && (last != '-' || !hyphenMinus) {
-		return false
+	if last != '\u00ad' && last != '-' {
+		return noHyphen
 	}
 	before, _ := utf8.DecodeLastRuneInString(line[:len(line)-n])
 	first, _ := utf8.DecodeRuneInString(next)
-	return unicode.IsLetter(before) && unicode.IsLower(first)
+	switch {
+	case !isAlnum(before) || !isAlnum(first):
+		return noHyphen
+	case last == '\u00ad':
+		return softBreak
+	case unicode.IsLetter(before) && unicode.IsLower(first):
+		return maybeBreak
+	}
+	return keepHyphen
 }
 
-// pieceText writes a piece's glyphs, with a space where a space glyph was
-// drawn or the gap between two glyphs is wider than wordGap.
-func pieceText(p *piece) string {
-	var b strings.Builder
-	for i, g := range p.glyphs {
-		if g.space {
-			b.WriteByte(' ')
+func isAlnum(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+// resolveHyphens decides each hyphen at a line end between two lower-case
+// letters with the document's own evidence: PDFs rarely mark a soft
+// hyphen, so a hyphen-minus there is usually a word broken by the
+// typesetter ("free-" "dom") and is removed, as pdftotext does; but when
+// the document writes the same word with its hyphen mid-line
+// ("tietosuoja-asetuksen"), the hyphen is part of the word and stays.
+func resolveHyphens(text string) string {
+	if !strings.ContainsRune(text, hyphenMark) {
+		return text
+	}
+	fields := strings.Fields(text)
+	hyphenated := map[string]bool{}
+	for _, f := range fields {
+		if strings.Contains(f, "-") && !strings.ContainsRune(f, hyphenMark) {
+			hyphenated[strings.TrimFunc(f, notAlnum)] = true
+		}
+	}
+	mark := string(hyphenMark)
+	for i, f := range fields {
+		if !strings.Contains(f, mark) {
 			continue
 		}
+		if hyphenated[strings.TrimFunc(strings.ReplaceAll(f, mark, ""), notAlnum)] {
+			fields[i] = strings.ReplaceAll(f, mark, "")
+		} else {
+			fields[i] = strings.ReplaceAll(f, "-"+mark, "")
+		}
+	}
+	return strings.Join(fields, " ")
+}
+
+func notAlnum(r rune) bool { return !isAlnum(r) }
+
+// pieceText writes a piece's glyphs, with a space where a space glyph was
+// drawn or the gap between two glyphs is wider than wordGap. A
+// letter-spaced piece ("T E R M S  O F  U S E", drawn with a space or a
+// gap after every letter, and wider gaps between words) is read as a
+// reader reads it: only the wider gaps are spaces.
+func pieceText(p *piece) string {
+	var letters []glyph
+	var spaceBefore []float64 // width of a space glyph drawn before each letter, -1 for none
+	space := -1.0
+	for _, g := range p.glyphs {
+		if g.space {
+			if len(letters) > 0 {
+				space = max(space, g.w/g.size)
+			}
+			continue
+		}
+		letters = append(letters, g)
+		spaceBefore = append(spaceBefore, space)
+		space = -1
+	}
+	gaps := make([]float64, len(letters))
+	for i := 1; i < len(letters); i++ {
+		gaps[i] = gapOf(letters[i-1], letters[i])
+	}
+	spaced, threshold := letterSpacing(gaps[min(1, len(gaps)):])
+	var b strings.Builder
+	wordStart := true // letters[i-1] began a word
+	for i, g := range letters {
 		if i > 0 {
-			prev := p.glyphs[i-1]
-			if !prev.space && g.x-(prev.x+prev.w) > wordGap*max(g.size, prev.size) {
+			space := gaps[i] > threshold || !spaced && spaceShown(spaceBefore[i], gaps[i]) ||
+				wordStart && raised(letters[i-1], g)
+			if space {
 				b.WriteByte(' ')
 			}
+			wordStart = space
 		}
 		b.WriteString(g.text)
 	}
-	return strings.TrimSpace(b.String())
+	return b.String()
+}
+
+// spaceShown tells whether a space glyph of width w (in font sizes, -1
+// for none) drawn between two letters gap apart makes a word space: it
+// does when the letters leave room for at least half of it. A space drawn
+// over a letter (some producers draw one after a link, over its last
+// letter) makes none; a space glyph without a width is trusted.
+func spaceShown(w, gap float64) bool {
+	return w == 0 || w > 0 && gap >= w/2
+}
+
+// raised tells whether a is a superscript before b on its baseline. When
+// a begins a word it is a footnote mark at the start of a footnote
+// ("¹https://..."), which reads as a word of its own; inside a word it is
+// typography (the raised A of the LaTeX logo).
+func raised(a, b glyph) bool {
+	return a.size < 0.85*b.size && a.y-b.y > 0.2*b.size
+}
+
+// gapOf is the empty space between two glyphs of a line, in font sizes.
+func gapOf(a, b glyph) float64 {
+	return (b.x - (a.x + a.w)) / max(a.size, b.size)
+}
+
+// letterSpacing tells whether a piece is letter-spaced, and the gap above
+// which two glyphs are in different words. Most gaps in a text are inside
+// words, so the lower quartile of the gaps is the letter gap: zero in
+// ordinary text. A piece is letter-spaced when that gap is wide and some
+// gaps are wider still (the word gaps); a row of single letters or digits
+// ("1 2 3") has no wider gaps and keeps its spaces.
+func letterSpacing(gaps []float64) (spaced bool, threshold float64) {
+	if len(gaps) < 4 {
+		return false, wordGap
+	}
+	sorted := slices.Sorted(slices.Values(gaps))
+	letter := sorted[len(sorted)/4]
+	if letter < 0.1 || sorted[len(sorted)-1] <= letter+wordGap {
+		return false, wordGap
+	}
+	return true, letter + wordGap
 }
 
 func abs(x float64) float64 {
@@ -290,5 +408,3 @@ func abs(x float64) float64 {
 	}
 	return x
 }
-
-const joinLineEndHyphens = true
