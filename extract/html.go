@@ -77,6 +77,11 @@ type Page struct {
 // words; inline elements do not, so "<b>Vil</b>kår" is one word. Entities
 // are decoded by the parser.
 //
+// The one template that is read is a declarative shadow root (<template
+// shadowrootmode="open"> or "closed"): its content is read where a browser
+// shows it, in place of the host's children, each <slot> showing the
+// children assigned to it. Some sites render their footer that way.
+//
 // pageURL may be nil; then only absolute links are kept.
 func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	dec := decodeBody(body, contentType, true)
@@ -137,6 +142,10 @@ type walker struct {
 
 	appRootEmpty bool
 	noscriptJS   bool
+
+	// hosts are the shadow hosts whose declarative shadow trees are being
+	// read, innermost last: a <slot> shows the children of the innermost.
+	hosts []*html.Node
 }
 
 // scanHead finds what the body walk needs first or does not see: the
@@ -301,8 +310,19 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 		startLinks = link.index
 	}
 
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		w.walk(c, hidden || selfHidden)
+	switch root := shadowRoot(n); {
+	case root != nil:
+		w.hosts = append(w.hosts, n)
+		for c := root.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden || selfHidden)
+		}
+		w.hosts = w.hosts[:len(w.hosts)-1]
+	case name == "slot" && len(w.hosts) > 0:
+		w.walkSlot(n, hidden || selfHidden)
+	default:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden || selfHidden)
+		}
 	}
 
 	if article {
@@ -333,6 +353,78 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 			l.hiddenBelow--
 		}
 	}
+}
+
+// shadowRoot returns the <template shadowrootmode="open|closed"> that
+// gives n a declarative shadow root, or nil. A browser renders that
+// template's content in place of n's children (which show only where a
+// <slot> places them); only the first such template of an element that
+// may host a shadow root counts, and every other <template> stays
+// invisible.
+func shadowRoot(n *html.Node) *html.Node {
+	if n.Namespace != "" || !canHostShadow(n.Data) {
+		return nil
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.DataAtom != atom.Template || c.Namespace != "" {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(attr(c, "shadowrootmode"))) {
+		case "open", "closed":
+			return c
+		}
+	}
+	return nil
+}
+
+// shadowHosts are the standard elements that may have a shadow root;
+// custom elements (a name with a hyphen) may too.
+var shadowHosts = map[string]bool{
+	"article": true, "aside": true, "blockquote": true, "body": true, "div": true,
+	"footer": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true,
+	"h6": true, "header": true, "main": true, "nav": true, "p": true,
+	"section": true, "span": true,
+}
+
+func canHostShadow(name string) bool {
+	return shadowHosts[name] || strings.Contains(name, "-")
+}
+
+// walkSlot reads what a <slot> of a declarative shadow tree shows: the
+// children of the shadow host assigned to it (slot="name", or none for the
+// default slot), read in the host's own tree; when none is assigned, the
+// slot's fallback content.
+func (w *walker) walkSlot(slot *html.Node, hidden bool) {
+	host := w.hosts[len(w.hosts)-1]
+	name := attr(slot, "name")
+	inner := w.hosts
+	w.hosts = w.hosts[:len(w.hosts)-1]
+	assigned := false
+	for c := host.FirstChild; c != nil; c = c.NextSibling {
+		if slotName(c) == name {
+			assigned = assigned || !isWhitespaceText(c)
+			w.walk(c, hidden)
+		}
+	}
+	w.hosts = inner
+	if !assigned {
+		for c := slot.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden)
+		}
+	}
+}
+
+// slotName is the slot a child of a shadow host goes to: its slot
+// attribute, or "" (the default slot) for text and unnamed elements.
+func slotName(n *html.Node) string {
+	if n.Type == html.ElementNode {
+		return attr(n, "slot")
+	}
+	return ""
+}
+
+func isWhitespaceText(n *html.Node) bool {
+	return n.Type == html.TextNode && strings.TrimSpace(n.Data) == ""
 }
 
 // text adds a text node's content to the page text and to every open link
