@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -194,28 +195,17 @@ func (w *walker) scanHead(doc *html.Node, pageURL *url.URL) {
 	visit(doc)
 	// Alternates are resolved against the final base, so collect them
 	// after the base is known.
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || n.DataAtom != atom.Link {
-			continue
+	goquery.NewDocumentFromNode(doc).Find("link[rel][hreflang][href]").Each(func(_ int, l *goquery.Selection) {
+		if !hasToken(l.AttrOr("rel", ""), "alternate") {
+			return
 		}
-		if !hasToken(attr(n, "rel"), "alternate") {
-			continue
-		}
-		lang := strings.ToLower(strings.TrimSpace(attr(n, "hreflang")))
-		href, ok := attrOK(n, "href")
-		if lang == "" || !ok {
-			continue
-		}
-		u, _ := w.resolve(href)
-		if u == "" {
-			continue
-		}
-		a := Alternate{Lang: lang, URL: u}
-		if !seenAlt[a] {
+		lang := strings.ToLower(strings.TrimSpace(l.AttrOr("hreflang", "")))
+		u, _ := w.resolve(l.AttrOr("href", ""))
+		if a := (Alternate{Lang: lang, URL: u}); lang != "" && u != "" && !seenAlt[a] {
 			seenAlt[a] = true
 			w.page.Alternates = append(w.page.Alternates, a)
 		}
-	}
+	})
 }
 
 // skipped elements hold nothing a reader sees as text of the page.
