@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math"
+	"strings"
 
 	"github.com/ledongthuc/pdf"
 )
@@ -91,6 +92,7 @@ func (r *glyphReader) run(content, resources pdf.Value, ctm matrix, depth int) {
 	tm, tlm := identity, identity
 	fonts := map[string]*pdfFont{}
 	var args []pdf.Value
+	var spans []markedSpan
 
 	show := func(s string) {
 		f := gs.font
@@ -214,6 +216,15 @@ func (r *glyphReader) run(content, resources pdf.Value, ctm matrix, depth int) {
 					tm = translate(-x.Float64()/1000*gs.size*gs.th, 0).mul(tm)
 				}
 			}
+		case "BMC", "BDC":
+			spans = append(spans, r.openSpan(op, args, resources, func() matrix {
+				return matrix{gs.size * gs.th, 0, 0, gs.size, 0, gs.rise}.mul(tm).mul(gs.ctm)
+			}))
+		case "EMC":
+			if n := len(spans); n > 0 {
+				r.closeSpan(spans[n-1])
+				spans = spans[:n-1]
+			}
 		case "Do":
 			if len(args) == 1 {
 				r.form(resources.Key("XObject").Key(args[0].Name()), resources, gs.ctm, depth)
@@ -265,6 +276,61 @@ func (r *glyphReader) add(trm matrix, w0 float64, text string) {
 		g.x, g.y, g.dir = y, -x, 1
 	default:
 		g.x, g.y, g.dir = -y, x, 3
+	}
+	r.glyphs = append(r.glyphs, g)
+}
+
+// markedSpan is an open marked-content sequence (BMC or BDC ... EMC). One
+// with /ActualText says what its glyphs read as: a producer writes it for
+// a ligature or a hyphenation hyphen, or over glyphs its fonts cannot map.
+type markedSpan struct {
+	actual bool
+	text   string
+	start  int    // index of its first glyph in r.glyphs
+	trm    matrix // where text would start, for a span that draws none
+}
+
+func (r *glyphReader) openSpan(op string, args []pdf.Value, resources pdf.Value, at func() matrix) markedSpan {
+	if op != "BDC" || len(args) != 2 {
+		return markedSpan{}
+	}
+	props := args[1]
+	if props.Kind() == pdf.Name {
+		props = resources.Key("Properties").Key(props.Name())
+	}
+	actual := props.Key("ActualText")
+	if actual.Kind() != pdf.String {
+		return markedSpan{}
+	}
+	return markedSpan{actual: true, text: cleanGlyphText(actual.Text()), start: len(r.glyphs), trm: at()}
+}
+
+// closeSpan puts one glyph with the span's actual text in place of the
+// glyphs drawn inside it, covering the same width; an empty actual text
+// removes them (a hyphen that is only typography).
+func (r *glyphReader) closeSpan(s markedSpan) {
+	if !s.actual || s.start > len(r.glyphs) || len(r.glyphs) >= maxPageGlyphs {
+		return
+	}
+	drawn := r.glyphs[s.start:]
+	r.glyphs = r.glyphs[:s.start]
+	if s.text == "" {
+		return
+	}
+	if len(drawn) == 0 {
+		r.add(s.trm, 0, s.text)
+		return
+	}
+	g := drawn[0]
+	for _, d := range drawn[1:] {
+		if d.dir == g.dir {
+			g.w = max(g.w, d.x+d.w-g.x)
+		}
+	}
+	g.text = s.text
+	g.space = strings.TrimSpace(s.text) == ""
+	if g.space {
+		g.text = " "
 	}
 	r.glyphs = append(r.glyphs, g)
 }

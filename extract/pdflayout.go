@@ -27,6 +27,11 @@ const (
 	pieceGap = 1.0
 	// gutterGap: the least empty width between two columns.
 	gutterGap = 0.5
+	// maxCutPieces: a page with more pieces than this (a scatter of
+	// glyphs, not a text) is read top to bottom without looking for
+	// columns, as cutting costs time that grows with the square of the
+	// count.
+	maxCutPieces = 4000
 )
 
 // piece is a run of glyphs on one baseline, with no gap wider than
@@ -51,7 +56,12 @@ func layoutPage(glyphs []glyph) string {
 		if len(group) == 0 {
 			continue
 		}
-		pieces := readingOrder(linePieces(group))
+		pieces := linePieces(group)
+		if len(pieces) <= maxCutPieces {
+			pieces = readingOrder(pieces)
+		} else {
+			sortTopDown(pieces)
+		}
 		writePieces(&b, pieces)
 		b.WriteByte('\n')
 	}
@@ -145,6 +155,12 @@ func readingOrder(ps []*piece) []*piece {
 	if upper, lower, ok := cutRows(ps); ok {
 		return append(readingOrder(upper), readingOrder(lower)...)
 	}
+	sortTopDown(ps)
+	return ps
+}
+
+// sortTopDown orders pieces top to bottom, and left to right on a line.
+func sortTopDown(ps []*piece) {
 	slices.SortStableFunc(ps, func(a, b *piece) int {
 		if abs(a.y-b.y) < baselineTolerance*min(a.size, b.size) {
 			switch {
@@ -160,7 +176,6 @@ func readingOrder(ps []*piece) []*piece {
 		}
 		return 1
 	})
-	return ps
 }
 
 // cutColumns splits at the widest vertical band no piece crosses, when it
