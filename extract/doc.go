@@ -59,7 +59,8 @@
 //     first, then the encoding with its Differences, or the encoding built
 //     into an embedded Type 1 program, as TeX's fonts need; glyph names to
 //     text; widths of one- and two-byte codes); a glyph with no mapping is
-//     dropped, never written as U+FFFD, and ligatures become letters.
+//     dropped, never written as U+FFFD, and ligatures become letters; a
+//     marked span with /ActualText reads as that text.
 //     Glyphs sharing a baseline make a line, read by x; a gap wider than
 //     0.15 of the font size (beyond a letter-spaced line's usual gap) is a
 //     space, so TJ kerning is not; lines are cut at wider gaps and put in
