@@ -40,6 +40,7 @@ type piece struct {
 	glyphs         []glyph
 	x0, x1, y, top float64 // extent along the line; baseline; top of the box
 	bottom, size   float64
+	marker         bool // a list marker (see isMarker)
 }
 
 // layoutPage returns the text of one page's glyphs: upright text first,
@@ -137,6 +138,7 @@ func appendPieces(pieces []*piece, line []glyph) []*piece {
 		}
 		p.top = p.y + 0.7*p.size
 		p.bottom = p.y - 0.2*p.size
+		p.marker = isMarker(p.glyphs)
 	}
 	return pieces
 }
@@ -179,7 +181,13 @@ func sortTopDown(ps []*piece) {
 }
 
 // cutColumns splits at the widest vertical band no piece crosses, when it
-// is at least gutterGap wide.
+// is at least gutterGap wide and the two sides are columns: they run
+// alongside each other (a piece beside others but on a row of its own,
+// "Last update: ..." right-aligned under a title, is read in its row), and
+// neither is only list markers (bullets and numbers are read with their
+// items). A column of labels (terms beside their definitions) is a
+// column: a label can wrap to a second line, which must not land inside
+// the definition's sentence.
 func cutColumns(ps []*piece) (left, right []*piece, ok bool) {
 	sorted := slices.Clone(ps)
 	slices.SortStableFunc(sorted, func(a, b *piece) int {
@@ -195,7 +203,9 @@ func cutColumns(ps []*piece) (left, right []*piece, ok bool) {
 	reach := sorted[0].x1
 	for i := 1; i < len(sorted); i++ {
 		p := sorted[i]
-		if gap := p.x0 - reach; gap > gutterGap*p.size && gap > best {
+		gap := p.x0 - reach
+		if gap > gutterGap*p.size && gap > best && sideBySide(sorted[:i], sorted[i:]) &&
+			!allMarkers(sorted[:i]) && !allMarkers(sorted[i:]) {
 			best, at = gap, i
 		}
 		reach = max(reach, p.x1)
@@ -204,6 +214,52 @@ func cutColumns(ps []*piece) (left, right []*piece, ok bool) {
 		return nil, nil, false
 	}
 	return sorted[:at], sorted[at:], true
+}
+
+func allMarkers(ps []*piece) bool {
+	for _, p := range ps {
+		if !p.marker {
+			return false
+		}
+	}
+	return true
+}
+
+// isMarker tells a list marker ("•", "1.", "1.1.", "a)", "iv)") from
+// text: at most five characters, at most three of them letters.
+func isMarker(gs []glyph) bool {
+	chars, letters := 0, 0
+	for _, g := range gs {
+		for _, r := range g.text {
+			switch {
+			case unicode.IsSpace(r):
+			case unicode.IsLetter(r):
+				letters++
+				chars++
+			default:
+				chars++
+			}
+		}
+	}
+	return chars <= 5 && letters <= 3
+}
+
+// sideBySide reports whether most pieces of the side with fewer pieces
+// share some height with a piece of the other side.
+func sideBySide(a, b []*piece) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	beside := 0
+	for _, p := range a {
+		for _, q := range b {
+			if p.bottom < q.top && q.bottom < p.top {
+				beside++
+				break
+			}
+		}
+	}
+	return 2*beside >= len(a)
 }
 
 // cutRows splits at the widest horizontal band no piece crosses; among

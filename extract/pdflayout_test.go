@@ -136,3 +136,43 @@ endcmap CMapName currentdict /CMap defineresource pop end end`)
 		}
 	}
 }
+
+// at makes a piece of text at (x, y), size 10, 6 units a character.
+func at(text string, x, y float64) *piece {
+	var gs []glyph
+	for i, r := range []rune(text) {
+		gs = append(gs, glyph{x: x + float64(i)*6, y: y, w: 6, size: 10, text: string(r)})
+	}
+	return appendPieces(nil, gs)[0]
+}
+
+func TestReadingOrder(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		pieces []*piece
+		want   string
+	}{
+		{"two columns drawn row by row", []*piece{
+			at("Title over both", 0, 100),
+			at("left one", 0, 80), at("right one", 100, 80),
+			at("left two", 0, 67), at("right two", 100, 67),
+		}, "Title over both\nleft one\nleft two\nright one\nright two"},
+		{"bullets are read with their items", []*piece{
+			at("•", 0, 80), at("first item", 20, 80),
+			at("•", 0, 67), at("second item", 20, 67),
+		}, "• first item\n• second item"},
+		{"a right-aligned line on its own row stays in its row", []*piece{
+			at("TERMS OF USE", 0, 100), at("Last update", 100, 87), at("PREAMBLE", 0, 74),
+		}, "TERMS OF USE\nLast update\nPREAMBLE"},
+		{"labels beside definitions are a column", []*piece{
+			at("Facebook", 0, 80), at("A functionality that lets", 80, 80),
+			at("Connect", 0, 67), at("users sign in.", 80, 67),
+		}, "Facebook\nConnect\nA functionality that lets\nusers sign in."},
+	} {
+		var b strings.Builder
+		writePieces(&b, readingOrder(c.pieces))
+		if got := b.String(); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
