@@ -330,8 +330,8 @@ func writePieces(b *strings.Builder, ps []*piece) {
 const (
 	noHyphen   = iota
 	softBreak  // a soft hyphen (U+00AD): the PDF marks a break inside a word
-	maybeBreak // letter, hyphen-minus, lower-case letter: a broken word or a compound
-	keepHyphen // a hyphen between digits or before a capital ("L335-2", "Jean-Pierre")
+	maybeBreak // letter, hyphen-minus, lower-case letter (or capitals on both sides): a broken word or a compound
+	keepHyphen // a hyphen by a digit, or before a capital after a small letter ("L335-2", "Jean-Pierre")
 )
 
 // hyphenMark follows a hyphen-minus that may be a word break, until
@@ -351,7 +351,7 @@ func lineEndHyphen(line, next string) int {
 		return noHyphen
 	case last == '\u00ad':
 		return softBreak
-	case unicode.IsLetter(before) && unicode.IsLower(first):
+	case unicode.IsLetter(before) && unicode.IsLower(first), unicode.IsUpper(before) && unicode.IsUpper(first):
 		return maybeBreak
 	}
 	return keepHyphen

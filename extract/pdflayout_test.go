@@ -58,6 +58,7 @@ func TestLineEndHyphen(t *testing.T) {
 		{"opp\u00ad", "lysninger", softBreak},
 		{"articles L335-", "2 et seq.", keepHyphen},
 		{"Jean-", "Pierre", keepHyphen},
+		{"\"YYM-", "MDDhhmmss\"", maybeBreak},
 		{"Tekst- og", "data", noHyphen},
 		{"a list -", "item", noHyphen},
 		{"ends here", "next", noHyphen},
