@@ -146,7 +146,8 @@ type walker struct {
 
 	// hosts are the shadow hosts whose declarative shadow trees are being
 	// read, innermost last: a <slot> shows the children of the innermost.
-	hosts []*html.Node
+	hosts       []*html.Node
+	slotsFilled map[*html.Node]map[string]bool // per host, the slot names already given children
 }
 
 // scanHead finds what the body walk needs first or does not see: the
@@ -387,16 +388,27 @@ func canHostShadow(name string) bool {
 func (w *walker) walkSlot(slot *html.Node, hidden bool) {
 	host := w.hosts[len(w.hosts)-1]
 	name := attr(slot, "name")
-	inner := w.hosts
-	w.hosts = w.hosts[:len(w.hosts)-1]
 	assigned := false
-	for c := host.FirstChild; c != nil; c = c.NextSibling {
-		if slotName(c) == name {
-			assigned = assigned || !isWhitespaceText(c)
-			w.walk(c, hidden)
+	// Only the first slot of a name gets the children (as in browsers),
+	// so each child is read once however many slots share its name.
+	if !w.slotsFilled[host][name] {
+		if w.slotsFilled == nil {
+			w.slotsFilled = map[*html.Node]map[string]bool{}
 		}
+		if w.slotsFilled[host] == nil {
+			w.slotsFilled[host] = map[string]bool{}
+		}
+		w.slotsFilled[host][name] = true
+		inner := w.hosts
+		w.hosts = w.hosts[:len(w.hosts)-1]
+		for c := host.FirstChild; c != nil; c = c.NextSibling {
+			if slotName(c) == name {
+				assigned = assigned || !isWhitespaceText(c)
+				w.walk(c, hidden)
+			}
+		}
+		w.hosts = inner
 	}
-	w.hosts = inner
 	if !assigned {
 		for c := slot.FirstChild; c != nil; c = c.NextSibling {
 			w.walk(c, hidden)

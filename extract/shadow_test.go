@@ -48,6 +48,12 @@ func TestDeclarativeShadowDOM(t *testing.T) {
 			notInText: []string{"Utenfor"},
 		},
 		{
+			name:      "only the first slot of a name shows the children",
+			html:      `<main><p>Tekst</p></main><x-a><template shadowrootmode="open"><slot></slot><slot>Reserve</slot></template><b>Lys</b></x-a>`,
+			text:      "Tekst LysReserve",
+			notInText: []string{"LysLys"},
+		},
+		{
 			name:      "an element that cannot host a shadow root keeps the template invisible",
 			html:      `<main><p>Tekst</p></main><a href="/x"><template shadowrootmode="open">Skjult</template>Lenke</a>`,
 			notInText: []string{"Skjult"},
