@@ -65,7 +65,8 @@
 //     0.15 of the font size (beyond a letter-spaced line's usual gap) is a
 //     space, so TJ kerning is not; lines are cut at wider gaps and put in
 //     reading order by cutting the page at its widest empty bands, columns
-//     first. A hyphen at a line end joins a word when it is a soft hyphen,
+//     first (where text runs side by side; bullets and numbers stay with
+//     their items, a column of labels stays a column). A hyphen at a line end joins a word when it is a soft hyphen,
 //     or a hyphen-minus between letters before a lower-case letter unless
 //     the document writes that word with its hyphen elsewhere (then it is
 //     a compound); PDFs rarely mark soft hyphens, and pdftotext joins the
