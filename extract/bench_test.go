@@ -166,3 +166,31 @@ func BenchmarkVerifyMiss(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "quotes/s")
 }
+
+// BenchmarkPDFRealweb reads every real PDF of ../shared/realweb/pdf once
+// per iteration (skips where the folder is absent).
+func BenchmarkPDFRealweb(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(realwebDir, "pdf", "*.pdf"))
+	if len(files) == 0 {
+		b.Skip("real PDFs not available (../shared/realweb/pdf)")
+	}
+	var bodies [][]byte
+	var total int64
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, body)
+		total += int64(len(body))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, body := range bodies {
+			if _, err := PDFText(body, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

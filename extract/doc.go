@@ -41,11 +41,40 @@
 //     not touch a quote's ends (a mark belongs to the letter before it).
 //   - Plain text keeps its lines (PlainText does not fold white space);
 //     HTML and PDF text is Normalize'd.
-//   - PDF: text is laid out from glyph positions, not from text operators,
-//     so words drawn in pieces stay whole. Inputs known to make the PDF
-//     library loop forever (a cyclic page tree, a content stream ending in
-//     an unterminated hex string, a decoder returning nothing forever) are
-//     refused; other ways a hostile PDF can exhaust time or memory (deep
-//     nesting, huge object counts) remain, which is why the crawler is to
-//     run PDFText in a child process with time and memory limits.
+//   - Declarative shadow DOM: the first <template shadowrootmode="open"> or
+//     "closed" of an element that may host a shadow root is read where a
+//     browser shows it (in place of the host's children, <slot> showing
+//     the children assigned to it), for visible text, links and the
+//     footer; every other <template> stays invisible.
+//   - HTML code: one single-pass walker over the parsed tree gives the
+//     visible text, the links with their text and hidden state, and the
+//     footer candidates; the walk is what the measured speed depends on
+//     (BenchmarkHTML), and the footer is chosen from link ranges it
+//     records, so the links within the chosen footer are a slice of it,
+//     not a second query. goquery (CSS selectors) is used where a query
+//     is plainer than a walk and runs once per page: <meta name content>
+//     (MetaTags) and <link rel=alternate hreflang> (Page.Alternates).
+//   - PDF: the text layer is rebuilt from glyph positions, as a reader's
+//     eye and pdftotext do. Fonts are read by this package (ToUnicode
+//     first, then the encoding with its Differences, or the encoding built
+//     into an embedded Type 1 program, as TeX's fonts need; glyph names to
+//     text; widths of one- and two-byte codes); a glyph with no mapping is
+//     dropped, never written as U+FFFD, and ligatures become letters; a
+//     marked span with /ActualText reads as that text.
+//     Glyphs sharing a baseline make a line, read by x; a gap wider than
+//     0.15 of the font size (beyond a letter-spaced line's usual gap) is a
+//     space, so TJ kerning is not; lines are cut at wider gaps and put in
+//     reading order by cutting the page at its widest empty bands, columns
+//     first (where text runs side by side; bullets and numbers stay with
+//     their items, a column of labels stays a column). A hyphen at a line end joins a word when it is a soft hyphen,
+//     or a hyphen-minus between letters before a lower-case letter unless
+//     the document writes that word with its hyphen elsewhere (then it is
+//     a compound); PDFs rarely mark soft hyphens, and pdftotext joins the
+//     same way. The PDF library parses the file and its content streams;
+//     inputs known to make it loop forever (a cyclic page tree, a content
+//     stream ending in an unterminated hex string, a decoder returning
+//     nothing forever) are refused; other ways a hostile PDF can exhaust
+//     time or memory (deep nesting, huge object counts) remain, which is
+//     why the crawler runs PDFText in a child process with time and memory
+//     limits (PDFIsolated).
 package extract

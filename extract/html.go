@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -77,6 +78,11 @@ type Page struct {
 // words; inline elements do not, so "<b>Vil</b>kår" is one word. Entities
 // are decoded by the parser.
 //
+// The one template that is read is a declarative shadow root (<template
+// shadowrootmode="open"> or "closed"): its content is read where a browser
+// shows it, in place of the host's children, each <slot> showing the
+// children assigned to it. Some sites render their footer that way.
+//
 // pageURL may be nil; then only absolute links are kept.
 func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	dec := decodeBody(body, contentType, true)
@@ -137,6 +143,11 @@ type walker struct {
 
 	appRootEmpty bool
 	noscriptJS   bool
+
+	// hosts are the shadow hosts whose declarative shadow trees are being
+	// read, innermost last: a <slot> shows the children of the innermost.
+	hosts       []*html.Node
+	slotsFilled map[*html.Node]map[string]bool // per host, the slot names already given children
 }
 
 // scanHead finds what the body walk needs first or does not see: the
@@ -185,28 +196,17 @@ func (w *walker) scanHead(doc *html.Node, pageURL *url.URL) {
 	visit(doc)
 	// Alternates are resolved against the final base, so collect them
 	// after the base is known.
-	for n := range doc.Descendants() {
-		if n.Type != html.ElementNode || n.DataAtom != atom.Link {
-			continue
+	goquery.NewDocumentFromNode(doc).Find("link[rel][hreflang][href]").Each(func(_ int, l *goquery.Selection) {
+		if !hasToken(l.AttrOr("rel", ""), "alternate") {
+			return
 		}
-		if !hasToken(attr(n, "rel"), "alternate") {
-			continue
-		}
-		lang := strings.ToLower(strings.TrimSpace(attr(n, "hreflang")))
-		href, ok := attrOK(n, "href")
-		if lang == "" || !ok {
-			continue
-		}
-		u, _ := w.resolve(href)
-		if u == "" {
-			continue
-		}
-		a := Alternate{Lang: lang, URL: u}
-		if !seenAlt[a] {
+		lang := strings.ToLower(strings.TrimSpace(l.AttrOr("hreflang", "")))
+		u, _ := w.resolve(l.AttrOr("href", ""))
+		if a := (Alternate{Lang: lang, URL: u}); lang != "" && u != "" && !seenAlt[a] {
 			seenAlt[a] = true
 			w.page.Alternates = append(w.page.Alternates, a)
 		}
-	}
+	})
 }
 
 // skipped elements hold nothing a reader sees as text of the page.
@@ -301,8 +301,19 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 		startLinks = link.index
 	}
 
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		w.walk(c, hidden || selfHidden)
+	switch root := shadowRoot(n); {
+	case root != nil:
+		w.hosts = append(w.hosts, n)
+		for c := root.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden || selfHidden)
+		}
+		w.hosts = w.hosts[:len(w.hosts)-1]
+	case name == "slot" && len(w.hosts) > 0:
+		w.walkSlot(n, hidden || selfHidden)
+	default:
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden || selfHidden)
+		}
 	}
 
 	if article {
@@ -333,6 +344,89 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 			l.hiddenBelow--
 		}
 	}
+}
+
+// shadowRoot returns the <template shadowrootmode="open|closed"> that
+// gives n a declarative shadow root, or nil. A browser renders that
+// template's content in place of n's children (which show only where a
+// <slot> places them); only the first such template of an element that
+// may host a shadow root counts, and every other <template> stays
+// invisible.
+func shadowRoot(n *html.Node) *html.Node {
+	if n.Namespace != "" || !canHostShadow(n.Data) {
+		return nil
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type != html.ElementNode || c.DataAtom != atom.Template || c.Namespace != "" {
+			continue
+		}
+		switch strings.ToLower(strings.TrimSpace(attr(c, "shadowrootmode"))) {
+		case "open", "closed":
+			return c
+		}
+	}
+	return nil
+}
+
+// shadowHosts are the standard elements that may have a shadow root;
+// custom elements (a name with a hyphen) may too.
+var shadowHosts = map[string]bool{
+	"article": true, "aside": true, "blockquote": true, "body": true, "div": true,
+	"footer": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true,
+	"h6": true, "header": true, "main": true, "nav": true, "p": true,
+	"section": true, "span": true,
+}
+
+func canHostShadow(name string) bool {
+	return shadowHosts[name] || strings.Contains(name, "-")
+}
+
+// walkSlot reads what a <slot> of a declarative shadow tree shows: the
+// children of the shadow host assigned to it (slot="name", or none for the
+// default slot), read in the host's own tree; when none is assigned, the
+// slot's fallback content.
+func (w *walker) walkSlot(slot *html.Node, hidden bool) {
+	host := w.hosts[len(w.hosts)-1]
+	name := attr(slot, "name")
+	assigned := false
+	// Only the first slot of a name gets the children (as in browsers),
+	// so each child is read once however many slots share its name.
+	if !w.slotsFilled[host][name] {
+		if w.slotsFilled == nil {
+			w.slotsFilled = map[*html.Node]map[string]bool{}
+		}
+		if w.slotsFilled[host] == nil {
+			w.slotsFilled[host] = map[string]bool{}
+		}
+		w.slotsFilled[host][name] = true
+		inner := w.hosts
+		w.hosts = w.hosts[:len(w.hosts)-1]
+		for c := host.FirstChild; c != nil; c = c.NextSibling {
+			if slotName(c) == name {
+				assigned = assigned || !isWhitespaceText(c)
+				w.walk(c, hidden)
+			}
+		}
+		w.hosts = inner
+	}
+	if !assigned {
+		for c := slot.FirstChild; c != nil; c = c.NextSibling {
+			w.walk(c, hidden)
+		}
+	}
+}
+
+// slotName is the slot a child of a shadow host goes to: its slot
+// attribute, or "" (the default slot) for text and unnamed elements.
+func slotName(n *html.Node) string {
+	if n.Type == html.ElementNode {
+		return attr(n, "slot")
+	}
+	return ""
+}
+
+func isWhitespaceText(n *html.Node) bool {
+	return n.Type == html.TextNode && strings.TrimSpace(n.Data) == ""
 }
 
 // text adds a text node's content to the page text and to every open link

@@ -3,8 +3,7 @@ package extract
 import (
 	"strings"
 
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+	"github.com/PuerkitoBio/goquery"
 )
 
 // MetaTags returns the <meta name=… content=…> values of an HTML page, by
@@ -16,27 +15,11 @@ func MetaTags(body []byte, contentType string) map[string][]string {
 		return nil
 	}
 	out := map[string][]string{}
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		if n.Type == html.ElementNode && n.DataAtom == atom.Meta {
-			var name, content string
-			hasContent := false
-			for _, a := range n.Attr {
-				switch strings.ToLower(a.Key) {
-				case "name":
-					name = strings.ToLower(strings.TrimSpace(a.Val))
-				case "content":
-					content, hasContent = strings.TrimSpace(a.Val), true
-				}
-			}
-			if name != "" && hasContent {
-				out[name] = append(out[name], content)
-			}
+	goquery.NewDocumentFromNode(doc).Find("meta[name][content]").Each(func(_ int, m *goquery.Selection) {
+		name := strings.ToLower(strings.TrimSpace(m.AttrOr("name", "")))
+		if name != "" {
+			out[name] = append(out[name], strings.TrimSpace(m.AttrOr("content", "")))
 		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(doc)
+	})
 	return out
 }

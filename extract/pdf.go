@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"unicode"
 
@@ -60,8 +59,9 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 	pages, more := pdfPages(r, maxPages)
 	info.Truncated = more
 	var b strings.Builder
+	gr := newGlyphReader()
 	for i, page := range pages {
-		pageText, ok := pdfPageText(page)
+		pageText, ok := pdfPageText(gr, page)
 		if !ok {
 			info.FailedPages = append(info.FailedPages, i+1)
 			continue
@@ -73,21 +73,17 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 	if info.Read == 0 && len(info.FailedPages) > 0 {
 		return "", info, fmt.Errorf("%w: no page could be read", ErrBadPDF)
 	}
-	text = Normalize(b.String())
+	text = Normalize(resolveHyphens(b.String()))
 	if !hasLetterOrDigit(text) {
 		return "", info, ErrNoTextLayer
 	}
 	return text, info, nil
 }
 
-// pdfPageText lays out one page's characters as lines of words. The library
-// reports every glyph with its position; we keep the content-stream order
-// (the reading order of nearly every PDF) and put a line break where the
-// baseline moves by more than half the font size, and a space where the gap
-// to the previous glyph is wider than 15% of the font size or the text
-// jumps back left. Joining by position rather than by text object keeps a
-// word whose letters are drawn by separate operators ("g" + "roup") whole.
-func pdfPageText(page pdf.Page) (text string, ok bool) {
+// pdfPageText returns one page's text as a reader sees it: the page's
+// glyphs with their positions (see glyphReader), laid out into lines and
+// reading order (see layoutPage).
+func pdfPageText(gr *glyphReader, page pdf.Page) (text string, ok bool) {
 	defer func() {
 		if rec := recover(); rec != nil {
 			text, ok = "", false
@@ -99,27 +95,7 @@ func pdfPageText(page pdf.Page) (text string, ok bool) {
 	if contents := page.V.Key("Contents"); contents.Kind() != pdf.Null && !contentStreamSafe(contents) {
 		return "", false
 	}
-	var b strings.Builder
-	var prev pdf.Text
-	first := true
-	for _, t := range page.Content().Text {
-		if t.S == "" || t.S == "\n" {
-			continue // the library marks the end of each TJ array with "\n"
-		}
-		if !first {
-			size := math.Max(math.Abs(t.FontSize), 1)
-			switch {
-			case math.Abs(t.Y-prev.Y) > size*0.5:
-				b.WriteByte('\n')
-			case t.X-(prev.X+prev.W) > size*0.15 || t.X < prev.X-size*0.1:
-				b.WriteByte(' ')
-			}
-		}
-		first = false
-		b.WriteString(t.S)
-		prev = t
-	}
-	return b.String(), true
+	return layoutPage(gr.page(page)), true
 }
 
 // maxTreeDepth bounds how deep we follow a PDF's page tree and a page's

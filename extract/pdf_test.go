@@ -198,3 +198,18 @@ func TestRealwebPDFInfo(t *testing.T) {
 	}
 	t.Logf("fruitz PDF: %+v", info)
 }
+
+// ActualText says what a marked span of glyphs reads as: a glyph the font
+// cannot map, a soft hyphen, a hyphen that is only typography.
+func TestPDFActualText(t *testing.T) {
+	page := []byte("BT /F1 10 Tf 72 720 Td /Span <</ActualText (fi)>> BDC (\\001) Tj EMC (nd the) Tj ET\n" +
+		"BT /F1 10 Tf 72 706 Td (opp) Tj /Span <</ActualText <FEFF00AD>>> BDC (-) Tj EMC ET\n" +
+		"BT /F1 10 Tf 72 692 Td (lysning) Tj /Span <</ActualText ()>> BDC (~) Tj EMC ( here) Tj ET")
+	text, err := PDFText(buildPDF(page), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "find the opplysning here"; text != want {
+		t.Errorf("text = %q, want %q", text, want)
+	}
+}
