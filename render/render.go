@@ -152,6 +152,19 @@ func (r *Renderer) write(w writer, in Input) error {
 		return err
 	}
 
+	for _, sc := range []struct {
+		name, title string
+		v           any
+	}{
+		{"signals", "crawlsignals: one site's findings (sites/HOST/signals.json)", signals.Site{}},
+		{"sites", "crawlsignals: every site in brief (sites.json)", signals.Index{}},
+		{"agents", "crawlsignals: each crawler across sites (agents.json)", signals.AgentsIndex{}},
+	} {
+		rel := "schema/" + sc.name + ".schema.json"
+		if err := w.json(rel, signals.Schema(sc.v, abs(base, rel), sc.title)); err != nil {
+			return err
+		}
+	}
 	generated := signals.Generated(in.Sites)
 	agents := signals.NewAgentsIndex(in.Sites, generated)
 	if err := w.json("agents.json", agents); err != nil {

@@ -116,8 +116,8 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	}
 	var prev, cur *Site
 	var prevTexts map[string]pageText
-	var changes []Change
-	var history []BatchVerdicts
+	changes := []Change{}
+	history := []BatchVerdicts{}
 	var err error
 	lastVerified := map[string]string{} // curated quote text → newest batch date it verified
 	for i, b := range held {
