@@ -202,7 +202,7 @@ func percent(n, total int) string {
 // trendChart draws the share of sites that disallow a crawler in each
 // batch. The numbers are also in a table beside it, for screen readers.
 func trendChart(agent string, trend []trendPoint) chart {
-	const top, bottom, left, barW, gap, plotH = 12, 34, 40, 34, 14, 120
+	const top, bottom, left, barW, gap, plotH = 12, 34, 52, 34, 14, 120
 	c := chart{Title: "Share of sites whose robots.txt disallows " + agent + ", batch by batch",
 		Height: top + plotH + bottom, Width: left + max(1, len(trend))*(barW+gap) + gap}
 	var desc []string
