@@ -167,7 +167,9 @@ func (r *Renderer) write(w writer, in Input) error {
 	}
 	generated := signals.Generated(in.Sites)
 	agents := signals.NewAgentsIndex(in.Sites, generated)
-	if err := w.json("agents.json", agents); err != nil {
+	// Compact: it lists every site for every crawler and batch, so it grows
+	// as sites × crawlers × batches, and indentation would double it.
+	if err := w.compactJSON("agents.json", agents); err != nil {
 		return err
 	}
 	if err := r.acrossSites(w, agents, sorted); err != nil {
@@ -396,6 +398,18 @@ func (w writer) file(rel string, data []byte) error {
 		return err
 	}
 	return os.WriteFile(p, data, 0o644)
+}
+
+// compactJSON writes v as JSON on one line, without HTML escaping.
+func (w writer) compactJSON(rel string, v any) error {
+	b := w.buffers.Get().(*bytes.Buffer)
+	defer func() { b.Reset(); w.buffers.Put(b) }()
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("%s: %w", rel, err)
+	}
+	return w.file(rel, b.Bytes())
 }
 
 // json writes v as indented JSON without HTML escaping: the export's exact
