@@ -177,6 +177,12 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 		}
 		ans, err := r.exchange(ctx, a, cur, host, !isPage)
 		if err != nil {
+			if errors.Is(err, errNotRecorded) {
+				// An answer we cannot keep is not read: what it said could
+				// not be shown with evidence. Not a failure of the host.
+				r.gap(a, evidence.ReasonFormat, err.Error())
+				return nil
+			}
 			if ctx.Err() != nil || errors.Is(err, errEvidence) {
 				r.gap(a, evidence.ReasonNoAnswer, err.Error())
 				return nil
@@ -200,15 +206,16 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 				return nil
 			}
 			next.Fragment = ""
+			nextURL := browserURL(next.String())
 			if hop++; hop > MaxRedirects {
-				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects (the next would have been %s)", MaxRedirects, next))
+				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects (the next would have been %s)", MaxRedirects, nextURL))
 				return nil
 			}
-			if seen[next.String()] {
-				r.gap(a, evidence.ReasonTooManyRedirects, "redirect loop back to "+next.String())
+			if seen[nextURL] {
+				r.gap(a, evidence.ReasonTooManyRedirects, "redirect loop back to "+nextURL)
 				return nil
 			}
-			cur = next.String()
+			cur = nextURL
 			continue
 		}
 		if isPage && (ans.status == 429 || ans.status == 503) {
