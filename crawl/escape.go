@@ -23,8 +23,8 @@ func browserURL(raw string) string {
 
 // escapeQuery percent-encodes the bytes of a query that the WHATWG URL
 // standard encodes in the query of an http(s) address: C0 controls, space,
-// '"', '#', '\'', '<', '>' and every byte from 0x7F up. Existing escapes
-// are kept as they are, so an escaped query is returned unchanged.
+// the double quote, the apostrophe, #, < and >, and every byte from 0x7F
+// up. Existing escapes are kept as they are, so an escaped query is returned unchanged.
 func escapeQuery(q string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder

@@ -2,8 +2,8 @@ package evidence
 
 import (
 	"crypto/sha256"
-	"errors"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"net"
