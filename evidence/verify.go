@@ -27,6 +27,14 @@ func Verify(batchDir string) []error {
 	for _, site := range sites {
 		errs = append(errs, verifySite(batchDir, site)...)
 	}
+	orphans, err := Undescribed(batchDir)
+	if err != nil {
+		return append(errs, err)
+	}
+	for _, site := range orphans {
+		errs = append(errs, fmt.Errorf("evidence: %s: a WARC without its manifest %s (the crawl stopped between writing the two); crawl -resume %s sets it aside and reuses its answers",
+			filepath.Join(batchDir, warcName(site)), manifestName(site), filepath.Base(filepath.Clean(batchDir))))
+	}
 	return errs
 }
 

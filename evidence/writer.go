@@ -108,10 +108,11 @@ func newRecordID() (string, error) {
 // temporary name, and writes its warcinfo record holding info (software,
 // batch, politeness settings...).
 //
-// It fails with ErrExists when the site already has a WARC or a manifest in
-// this batch. A .open file left by an earlier attempt that never finished
-// (a crash or Abort) is moved aside to SITE.warc.gz.aborted.N, kept for
-// inspection, so an interrupted batch can be resumed.
+// It fails with ErrExists when the site already has a manifest in this
+// batch. A .open file left by an earlier attempt that never finished (a
+// crash or Abort), or a complete SITE.warc.gz whose manifest was never
+// written, is moved aside to SITE.warc.gz.aborted.N, kept for inspection
+// and read by Unfinished, so an interrupted batch can be resumed.
 func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	if err := checkSite(site); err != nil {
 		return nil, err
@@ -134,16 +135,21 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 		requests:     map[int64]bool{},
 		responses:    map[int64]string{},
 	}
-	for _, p := range []string{w.manifestPath, w.warcPath} {
-		there, err := exists(p)
-		if err != nil {
-			return nil, fmt.Errorf("evidence: %w", err)
-		}
-		if there {
-			return nil, fmt.Errorf("%w %s", ErrExists, p)
-		}
+	there, err := exists(w.manifestPath)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
 	}
-	if err := moveAsideStale(w.openPath); err != nil {
+	if there {
+		return nil, fmt.Errorf("%w %s", ErrExists, w.manifestPath)
+	}
+	// A complete WARC without its manifest is what a crash or a full disk
+	// between Close's rename and its manifest write leaves: whole evidence
+	// that nothing describes. It is moved aside like an abandoned .open
+	// file (never changed), so a resumed batch reuses its answers.
+	if err := moveAside(w.warcPath, w.warcPath); err != nil {
+		return nil, err
+	}
+	if err := moveAside(w.openPath, w.warcPath); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(w.openPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
@@ -163,10 +169,11 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	return w, nil
 }
 
-// moveAsideStale renames an abandoned .open file to the first free
-// .aborted.N name, so a new attempt can start without destroying it.
-func moveAsideStale(openPath string) error {
-	there, err := exists(openPath)
+// moveAside renames path, when it exists, to the first free
+// WARC.aborted.N name (warcPath being the site's WARC name), so a new
+// attempt can start without destroying it.
+func moveAside(path, warcPath string) error {
+	there, err := exists(path)
 	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
 	}
@@ -174,12 +181,12 @@ func moveAsideStale(openPath string) error {
 		return nil
 	}
 	for n := 1; n < 1000; n++ {
-		err := renameNoReplace(openPath, openPath[:len(openPath)-len(openSuffix)]+abortedSuffix+"."+strconv.Itoa(n))
+		err := renameNoReplace(path, warcPath+abortedSuffix+"."+strconv.Itoa(n))
 		if !errors.Is(err, ErrExists) {
 			return err
 		}
 	}
-	return fmt.Errorf("evidence: too many aborted attempts next to %s", openPath)
+	return fmt.Errorf("evidence: too many aborted attempts next to %s", path)
 }
 
 // writeWarcinfo writes the file's first record, describing the software and
