@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -240,6 +242,9 @@ func waitWords(ans *answer) string {
 	if ans.retryAfter < 0 {
 		return fmt.Sprintf("%s (no Retry-After: we wait %s)", NoHeaderRetry, NoHeaderRetry)
 	}
+	if ans.retryAfter == longestWait {
+		return fmt.Sprintf("longer than we can count (Retry-After: %s)", ans.header.Get("Retry-After"))
+	}
 	return fmt.Sprintf("%s (Retry-After: %s)", ans.retryAfter, ans.header.Get("Retry-After"))
 }
 
@@ -269,24 +274,31 @@ func retryAfterFrom(h http.Header, now time.Time) time.Duration {
 	return d
 }
 
+// longestWait stands for a Retry-After of more seconds than a Duration
+// holds: longer than any wait we honour, so the host is stopped. Reading
+// such a value as a number would wrap it around to a short wait, or to none.
+const longestWait = time.Duration(math.MaxInt64)
+
 // retryAfter parses a Retry-After value: delta-seconds or an HTTP date.
-// It returns -1 when the header is absent or unreadable.
+// It returns -1 when the header is absent or unreadable, and longestWait
+// for a number of seconds too large to hold.
 func retryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return -1
 	}
-	var secs int64
-	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && fmt.Sprint(secs) == v {
-		if secs < 0 {
-			return -1
+	if strings.Trim(v, "0123456789") == "" {
+		// delta-seconds = 1*DIGIT: any length, leading zeros allowed.
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs > int64(longestWait/time.Second) {
+			return longestWait
 		}
 		return time.Duration(secs) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
 			// HTTP dates have whole seconds: round up so we never come early.
-			if d%time.Second != 0 {
+			if d%time.Second != 0 && d < longestWait-time.Second {
 				d = d.Truncate(time.Second) + time.Second
 			}
 			return d
