@@ -109,6 +109,10 @@ func TestCrawlDelayFractionalAndLimit(t *testing.T) {
 		{"300", "", 300 * time.Second},
 		{"300.5", "", 0},
 		{"60", "30s", 0},
+		// Longer than a Duration holds, or than a float: still a delay
+		// longer than we wait, never "not a number" nor wrapped around.
+		{"10000000000", "", 0},
+		{"1e400", "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.delay+"/"+c.max, func(t *testing.T) {
