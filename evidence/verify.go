@@ -87,6 +87,10 @@ type warcScan struct {
 // state of all the records after it.
 func scanWARC(path string) *warcScan {
 	s := &warcScan{path: path, records: map[int64]recordSummary{}, broken: map[int64]bool{}, described: map[string]bool{}}
+	if err := checkRegular(path); err != nil {
+		s.errs = append(s.errs, err)
+		return s
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		s.errs = append(s.errs, fmt.Errorf("evidence: %w", err))
