@@ -277,13 +277,7 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) (s Site, hostLines m
 	}
 
 	if v, ok := raw["rechecked"]; ok {
-		for _, it := range p.strs(v, "rechecked", base+".rechecked") {
-			if !isDate(it.s) {
-				p.errorf(it.line, "rechecked: %q is not a date written as YYYY-MM-DD", it.s)
-				continue
-			}
-			s.Rechecked = append(s.Rechecked, it.s)
-		}
+		s.Rechecked = append(s.Rechecked, p.dates(v, "rechecked", base+".rechecked")...)
 	}
 	return s, hostLines
 }
