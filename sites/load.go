@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/crawlsignals/crawlsignals/policy"
 )
 
 // The keys a sites file may use; any other key is an error, so a typo never
@@ -199,6 +201,8 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) (s Site, hostLines m
 			host, problem := webAddress(s.URL)
 			if problem != "" {
 				p.errorf(keyLine("url"), "url %q %s", s.URL, problem)
+			} else if len(host) > policy.MaxSiteHost {
+				p.errorf(keyLine("url"), "url %q: its host has %d characters; a site's home host may have at most %d, since it names the site's evidence files", s.URL, len(host), policy.MaxSiteHost)
 			}
 			s.Host = host
 		}
