@@ -182,13 +182,28 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	w.Write([]string{"host", "name", "category", "category_label", "robots_outcome", "ai_training",
 		"read", "not_read", "open_by_design", "blocked", "batch", "read_at", "page", "signals"})
 	for _, s := range sorted {
-		w.Write([]string{s.Host, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AITraining(),
+		row := []string{s.Host, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AITraining(),
 			strconv.Itoa(len(s.Read)), strconv.Itoa(len(s.NotRead)), strconv.FormatBool(s.OpenByDesign.Verdict),
 			strconv.FormatBool(s.Blocked), s.Batch, s.ReadAt,
-			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json")})
+			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json")}
+		for i := range row {
+			row[i] = csvCell(row[i])
+		}
+		w.Write(row)
 	}
 	w.Flush()
 	return b.Bytes(), w.Error()
+}
+
+// csvCell keeps a spreadsheet from reading a cell as a formula: a cell that
+// starts with =, +, -, @, a tab or a carriage return (a site's name can)
+// gets a leading apostrophe, which spreadsheet tools take as "text" and
+// do not show.
+func csvCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // ownRobots is the robots.txt of our own website: everything may be read.
