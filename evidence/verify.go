@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -59,7 +61,36 @@ func verifySite(batchDir, site string) []error {
 			re.RecordID = ids[re.Offset]
 		}
 	}
-	return append(scan.errs, scan.checkManifest(filepath.Join(batchDir, manifestName(site)), s.Manifest)...)
+	errs := append(scan.errs, scan.checkManifest(filepath.Join(batchDir, manifestName(site)), s.Manifest)...)
+	// Every record reads and matches: what is left to change unseen are
+	// the bytes around the records (gzip header flags, time, OS), which the
+	// whole file's digest covers. Damage already named is not reported
+	// twice.
+	if want := s.Manifest.WARCSHA256; want != "" && len(errs) == 0 {
+		if got, err := fileSHA256(s.WARCPath); err != nil {
+			errs = append(errs, err)
+		} else if got != want {
+			errs = append(errs, fmt.Errorf("%w: %s: every record reads and matches its digests, but the file has sha256 %s and its manifest says %s: bytes outside the records (gzip headers) changed after it was written", ErrDigest, s.WARCPath, got, want))
+		}
+	}
+	return errs
+}
+
+// fileSHA256 is the hex sha256 of the whole file at path.
+func fileSHA256(path string) (string, error) {
+	if err := checkRegular(path); err != nil {
+		return "", err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("evidence: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("evidence: %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // recordSummary is what the manifest check needs to know of a record.

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"compress/gzip"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"maps"
 	"os"
@@ -160,7 +163,7 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	// Many sites are open at once in a large batch; a small buffer keeps
 	// each open Writer cheap (the file is synced at Close anyway).
 	w.buf = bufio.NewWriterSize(f, 8<<10)
-	w.out = &countingWriter{w: w.buf}
+	w.out = &countingWriter{w: w.buf, hash: sha256.New()}
 
 	if err := w.writeWarcinfo(info); err != nil {
 		_ = w.Abort()
@@ -309,6 +312,7 @@ func (w *Writer) finishManifest(m *Manifest) ([]byte, error) {
 		return nil, fmt.Errorf("evidence: %s: manifest names batch %q, but the WARC is in %q", w.site, m.Batch, w.batch)
 	}
 	m.WARC = warcName(w.site)
+	m.WARCSHA256 = hex.EncodeToString(w.out.hash.Sum(nil))
 	for _, a := range m.Addresses {
 		for i, x := range a.Exchanges {
 			if !w.requests[x.RequestOffset] {
@@ -357,13 +361,17 @@ func (w *Writer) closeFile(durable bool) error {
 
 // countingWriter counts the bytes written through it; the count is the
 // offset in the WARC file of the next byte.
+// It also hashes them: once the file is complete, the hash is that of the
+// whole file.
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w    io.Writer
+	n    int64
+	hash hash.Hash
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
+	c.hash.Write(p[:n])
 	c.n += int64(n)
 	return n, err
 }
