@@ -9,9 +9,9 @@ import (
 )
 
 // fuzzBatch writes one site's intact batch (two exchanges) and returns its
-// folder, the WARC's bytes and the manifest's.
-func fuzzBatch(t testing.TB) (dir string, warc, manifest []byte) {
-	dir = t.TempDir()
+// WARC's bytes and its manifest's.
+func fuzzBatch(t testing.TB) (warc, manifest []byte) {
+	dir := t.TempDir()
 	writeSite(t, dir, "a.test",
 		get(t, "https://a.test/vilkar", 200, nil, []byte("<p>Vilkår for bruk av data.</p>")),
 		get(t, "https://a.test/personvern", 404, nil, nil))
@@ -23,7 +23,18 @@ func fuzzBatch(t testing.TB) (dir string, warc, manifest []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dir, warc, manifest
+	return warc, manifest
+}
+
+// batchOf writes a WARC and a manifest as site a.test of a new batch folder.
+func batchOf(t *testing.T, warc, manifest []byte) string {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{"a.test.warc.gz": warc, "a.test.json": manifest} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // FuzzDamagedWARC cuts or overwrites an intact WARC anywhere. Whatever the
@@ -31,7 +42,7 @@ func fuzzBatch(t testing.TB) (dir string, warc, manifest []byte) {
 // whole-file digest leaves no byte that may change unseen. Unchanged, the
 // batch verifies clean.
 func FuzzDamagedWARC(f *testing.F) {
-	_, warc, _ := fuzzBatch(f)
+	warc, manifest := fuzzBatch(f)
 	f.Add(uint32(0), []byte{}, false)                       // intact
 	f.Add(uint32(len(warc)/2), []byte{}, true)              // cut in the middle
 	f.Add(uint32(len(warc)-5), []byte{}, true)              // last member cut short
@@ -39,7 +50,6 @@ func FuzzDamagedWARC(f *testing.F) {
 	f.Add(uint32(len(warc)/3), []byte("WARC/1.1\r\n"), false)
 	f.Add(uint32(len(warc)), []byte("garbage, not WARC"), false) // appended
 	f.Fuzz(func(t *testing.T, at uint32, data []byte, cut bool) {
-		dir, warc, _ := fuzzBatch(t)
 		damaged := bytes.Clone(warc)
 		pos := int(at % uint32(len(warc)+1))
 		switch {
@@ -54,10 +64,8 @@ func FuzzDamagedWARC(f *testing.F) {
 				}
 			}
 		}
+		dir := batchOf(t, damaged, manifest)
 		path := filepath.Join(dir, "a.test.warc.gz")
-		if err := os.WriteFile(path, damaged, 0o644); err != nil {
-			t.Fatal(err)
-		}
 		errs := Verify(dir)
 		if changed := !bytes.Equal(damaged, warc); changed != (len(errs) > 0) {
 			t.Fatalf("file changed: %v; Verify: %v", changed, errs)
@@ -80,7 +88,7 @@ func FuzzDamagedWARC(f *testing.F) {
 // reader panics, and a manifest Verify passes is one every reader can
 // follow: each of its answers reads back.
 func FuzzManifest(f *testing.F) {
-	_, _, manifest := fuzzBatch(f)
+	warc, manifest := fuzzBatch(f)
 	f.Add(manifest)
 	f.Add([]byte(`{"site":"a.test","warc":"a.test.warc.gz","addresses":[{"url":"x","exchanges":[{"response_offset":-1,"response_id":"urn:uuid:x"}]}]}`))
 	f.Add([]byte(`{"site":"a.test","warc":"../b.warc.gz"}`))
@@ -89,12 +97,8 @@ func FuzzManifest(f *testing.F) {
 	binary.LittleEndian.PutUint64(le, 1<<62)
 	f.Add(append([]byte(`{"site":"a.test","warc":"a.test.warc.gz","addresses":[{"exchanges":[{"request_offset":`), append(le, "}]}]}"...)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir, _, _ := fuzzBatch(t)
-		path := filepath.Join(dir, "a.test.json")
-		if err := os.WriteFile(path, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, _ = ReadManifest(path)
+		dir := batchOf(t, warc, data)
+		_, _ = ReadManifest(filepath.Join(dir, "a.test.json"))
 		clean := len(Verify(dir)) == 0
 		s, err := OpenSite(dir, "a.test")
 		if err != nil {
