@@ -33,6 +33,10 @@ const hangUpGrace = 500 * time.Millisecond
 // reading what it cannot keep.
 var errEvidence = errors.New("evidence not written")
 
+// errNotRecorded marks one exchange the WARC library refused to record:
+// that address becomes a gap; the site's evidence goes on.
+var errNotRecorded = errors.New("the exchange could not be kept as evidence")
+
 // answer is one response as the crawler saw it.
 type answer struct {
 	url         string
@@ -186,6 +190,9 @@ func (r *siteRun) read(rawURL string, status int, header http.Header, body []byt
 
 func (r *siteRun) record(a *evidence.Address, raw evidence.RawExchange) error {
 	ex, err := r.w.Record(raw)
+	if errors.Is(err, evidence.ErrRecordRefused) {
+		return fmt.Errorf("%w: %v", errNotRecorded, err)
+	}
 	if err != nil {
 		r.werr = fmt.Errorf("%w: %v", errEvidence, err)
 		return r.werr

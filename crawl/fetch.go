@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -177,6 +179,12 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 		}
 		ans, err := r.exchange(ctx, a, cur, host, !isPage)
 		if err != nil {
+			if errors.Is(err, errNotRecorded) {
+				// An answer we cannot keep is not read: what it said could
+				// not be shown with evidence. Not a failure of the host.
+				r.gap(a, evidence.ReasonFormat, err.Error())
+				return nil
+			}
 			if ctx.Err() != nil || errors.Is(err, errEvidence) {
 				r.gap(a, evidence.ReasonNoAnswer, err.Error())
 				return nil
@@ -200,15 +208,16 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 				return nil
 			}
 			next.Fragment = ""
+			nextURL := browserURL(next.String())
 			if hop++; hop > MaxRedirects {
-				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects (the next would have been %s)", MaxRedirects, next))
+				r.gap(a, evidence.ReasonTooManyRedirects, fmt.Sprintf("more than %d redirects (the next would have been %s)", MaxRedirects, nextURL))
 				return nil
 			}
-			if seen[next.String()] {
-				r.gap(a, evidence.ReasonTooManyRedirects, "redirect loop back to "+next.String())
+			if seen[nextURL] {
+				r.gap(a, evidence.ReasonTooManyRedirects, "redirect loop back to "+nextURL)
 				return nil
 			}
-			cur = next.String()
+			cur = nextURL
 			continue
 		}
 		if isPage && (ans.status == 429 || ans.status == 503) {
@@ -232,6 +241,9 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 func waitWords(ans *answer) string {
 	if ans.retryAfter < 0 {
 		return fmt.Sprintf("%s (no Retry-After: we wait %s)", NoHeaderRetry, NoHeaderRetry)
+	}
+	if ans.retryAfter == longestWait {
+		return fmt.Sprintf("longer than we can count (Retry-After: %s)", ans.header.Get("Retry-After"))
 	}
 	return fmt.Sprintf("%s (Retry-After: %s)", ans.retryAfter, ans.header.Get("Retry-After"))
 }
@@ -262,24 +274,31 @@ func retryAfterFrom(h http.Header, now time.Time) time.Duration {
 	return d
 }
 
+// longestWait stands for a Retry-After of more seconds than a Duration
+// holds: longer than any wait we honour, so the host is stopped. Reading
+// such a value as a number would wrap it around to a short wait, or to none.
+const longestWait = time.Duration(math.MaxInt64)
+
 // retryAfter parses a Retry-After value: delta-seconds or an HTTP date.
-// It returns -1 when the header is absent or unreadable.
+// It returns -1 when the header is absent or unreadable, and longestWait
+// for a number of seconds too large to hold.
 func retryAfter(v string, now time.Time) time.Duration {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return -1
 	}
-	var secs int64
-	if _, err := fmt.Sscanf(v, "%d", &secs); err == nil && fmt.Sprint(secs) == v {
-		if secs < 0 {
-			return -1
+	if strings.Trim(v, "0123456789") == "" {
+		// delta-seconds = 1*DIGIT: any length, leading zeros allowed.
+		secs, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || secs > int64(longestWait/time.Second) {
+			return longestWait
 		}
 		return time.Duration(secs) * time.Second
 	}
 	if t, err := http.ParseTime(v); err == nil {
 		if d := t.Sub(now); d > 0 {
 			// HTTP dates have whole seconds: round up so we never come early.
-			if d%time.Second != 0 {
+			if d%time.Second != 0 && d < longestWait-time.Second {
 				d = d.Truncate(time.Second) + time.Second
 			}
 			return d

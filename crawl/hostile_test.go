@@ -109,6 +109,10 @@ func TestCrawlDelayFractionalAndLimit(t *testing.T) {
 		{"300", "", 300 * time.Second},
 		{"300.5", "", 0},
 		{"60", "30s", 0},
+		// Longer than a Duration holds, or than a float: still a delay
+		// longer than we wait, never "not a number" nor wrapped around.
+		{"10000000000", "", 0},
+		{"1e400", "", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.delay+"/"+c.max, func(t *testing.T) {
@@ -388,6 +392,7 @@ func TestFormatGapsCostNoBody(t *testing.T) {
 		r.wantGap(t, "media.test", "https://media.test/lisens.png", evidence.ReasonFormat, "image")
 		r.wantGap(t, "media.test", "https://media.test/vilkar.zip", evidence.ReasonFormat, "data download")
 		r.wantGap(t, "media.test", "https://media.test/personvern", evidence.ReasonFormat, "application/zip")
+		checkSerial(t, "media.test", r.requests("media.test"), MinDelayFloor)
 		for _, q := range r.requests("media.test") {
 			if q.Path == "/personvern" {
 				if q.Wrote != 0 {
@@ -417,6 +422,8 @@ func TestTooLarge(t *testing.T) {
 			if !slices.Contains(r.paths(h), "/llms.txt") {
 				t.Errorf("%s: the host was not read on after the big body: %q", h, r.paths(h))
 			}
+			// End to start, as the server saw it, after the crawler hung up.
+			checkSerial(t, h, r.requests(h), MinDelayFloor)
 		}
 	})
 }
@@ -429,6 +436,7 @@ func TestHangingHostStops(t *testing.T) {
 		srv := newWeb(t, nil)
 		r := crawlMemory(t, srv, hostileList(t), []string{"hang.test"}, Config{})
 		wantPaths(t, r, "hang.test", "/robots.txt", "/", "/.well-known/security.txt")
+		checkSerial(t, "hang.test", r.requests("hang.test"), MinDelayFloor)
 		for _, q := range r.requests("hang.test")[1:] {
 			if d := q.End.Sub(q.Start); d != HeaderTimeout || q.Status != 0 {
 				t.Errorf("%s: held %s, status %d; want given up after exactly %s", q.Path, d, q.Status, HeaderTimeout)
@@ -449,6 +457,7 @@ func TestTrickleAbandoned(t *testing.T) {
 		srv := newWeb(t, nil)
 		r := crawlMemory(t, srv, hostileList(t), []string{"trickle.test"}, Config{})
 		r.wantGap(t, "trickle.test", "https://trickle.test/vilkar", evidence.ReasonNoAnswer, "too slowly")
+		checkSerial(t, "trickle.test", r.requests("trickle.test"), MinDelayFloor)
 		for _, q := range r.requests("trickle.test") {
 			if q.Path == "/vilkar" {
 				if d := q.End.Sub(q.Start); d > policy.TransferWindow+time.Second {

@@ -141,6 +141,14 @@ func TestRetryAfter(t *testing.T) {
 		{"3.5", -1},
 		{"Tue, 01 Dec 2026 06:00:10 GMT", 10 * time.Second},
 		{"Tue, 01 Dec 2026 05:59:00 GMT", 0},
+		{"0005", 5 * time.Second},
+		// Too many seconds for a Duration: longer than any wait, never
+		// wrapped around to a short one or read as absent.
+		{"9223372036", 9223372036 * time.Second},
+		{"9223372037", longestWait},
+		{"18446744074", longestWait},
+		{"99999999999999999999", longestWait},
+		{"Fri, 31 Dec 9999 23:59:59 GMT", longestWait},
 	}
 	for _, c := range cases {
 		if got := retryAfter(c.in, now); got != c.want {

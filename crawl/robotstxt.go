@@ -84,14 +84,17 @@ func (r *siteRun) robotsFor(ctx context.Context, page *url.URL) *hostState {
 	case robots.Rules:
 		hs.file = robots.Parse(got.body)
 		a.Outcome = evidence.OutcomeRead
-		if d, ok := hs.file.CrawlDelay(Token); ok {
+		if line, ok := hs.file.CrawlDelayLine(Token); ok {
+			d := line.Seconds
 			hs.delay = d
-			asked := time.Duration(d * float64(time.Second))
-			if asked > r.maxCrawlDelay() {
+			// Compared as seconds before any conversion: a delay of more
+			// nanoseconds than a Duration holds must not wrap around to a
+			// short one.
+			if d > r.maxCrawlDelay().Seconds() {
 				hs.reason = evidence.ReasonCrawlDelay
-				hs.detail = fmt.Sprintf("Crawl-delay %g s is longer than the %s we wait", d, r.maxCrawlDelay())
+				hs.detail = fmt.Sprintf("Crawl-delay %s s is longer than the %s we wait", strings.TrimSpace(line.Value), r.maxCrawlDelay())
 			} else {
-				r.c.pacer.raise(host, asked)
+				r.c.pacer.raise(host, time.Duration(d*float64(time.Second)))
 			}
 		}
 	case robots.None:

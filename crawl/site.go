@@ -129,6 +129,8 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		r.m.Hosts = append(r.m.Hosts, hs.record(host))
 	}
 	sortHosts(r.m.Hosts)
+	// Requests sent are counted whatever became of the site's evidence.
+	res.Requests, res.Reused, res.Answered, res.Shared = r.requests, r.reused, r.answered, r.shared
 	if err := r.finish(ctx); err != nil {
 		res.Err = err
 		return res
@@ -144,7 +146,6 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 			res.Gaps++
 		}
 	}
-	res.Requests, res.Reused, res.Answered, res.Shared = r.requests, r.reused, r.answered, r.shared
 	return res
 }
 
@@ -264,6 +265,7 @@ func (r *siteRun) planLink(l extract.Link, via, from string) *evidence.Address {
 	if _, ok := extract.MatchReadingWord(l); !ok {
 		return nil
 	}
+	l.URL = browserURL(l.URL)
 	if r.planned[planKey(l.URL)] {
 		return nil
 	}
@@ -316,6 +318,8 @@ func (r *siteRun) settleAlternates() {
 // returns it (nil when it was a duplicate). Beyond the site's limit it is
 // planned as an over-limit gap.
 func (r *siteRun) plan(a evidence.Address) *evidence.Address {
+	// Planned, requested and recorded as a browser would send it.
+	a.URL = browserURL(a.URL)
 	key := planKey(a.URL)
 	if r.planned[key] {
 		return nil

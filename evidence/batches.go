@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -49,4 +50,31 @@ func Sites(batchDir string) ([]string, error) {
 	}
 	slices.Sort(sites)
 	return sites, nil
+}
+
+// Undescribed returns the sites that have a complete WARC in batchDir but
+// no manifest, sorted: a crash or a full disk between the WARC's rename and
+// the manifest's write. Their evidence is whole, yet no reader lists them;
+// a resumed batch moves such a WARC aside and reuses its answers.
+func Undescribed(batchDir string) ([]string, error) {
+	entries, err := os.ReadDir(batchDir)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	var out []string
+	for _, e := range entries {
+		site, ok := strings.CutSuffix(e.Name(), warcSuffix)
+		if !ok || checkSite(site) != nil {
+			continue
+		}
+		there, err := exists(filepath.Join(batchDir, manifestName(site)))
+		if err != nil {
+			return nil, fmt.Errorf("evidence: %w", err)
+		}
+		if !there {
+			out = append(out, site)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
 }

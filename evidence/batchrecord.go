@@ -89,7 +89,11 @@ func WriteBatchStart(batchDir string, r BatchRecord) error {
 
 // ReadBatchStart reads BATCH/batch.json (of the shard, when given).
 func ReadBatchStart(batchDir, shard string) (*BatchRecord, error) {
-	data, err := os.ReadFile(filepath.Join(batchDir, recordName("batch", shard)))
+	path := filepath.Join(batchDir, recordName("batch", shard))
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("evidence: %w", err)
 	}

@@ -21,12 +21,16 @@ const BatchLayout = "20060102T150405Z"
 
 // Manifest describes one site's part of a batch.
 type Manifest struct {
-	Site     string    `json:"site"`  // host of the site's home page
-	Name     string    `json:"name"`  // the site's name in sites.toml
-	Batch    string    `json:"batch"` // batch folder name
-	WARC     string    `json:"warc"`  // file name of the WARC, relative to the batch folder
-	Started  time.Time `json:"started"`
-	Finished time.Time `json:"finished"`
+	Site  string `json:"site"`  // host of the site's home page
+	Name  string `json:"name"`  // the site's name in sites.toml
+	Batch string `json:"batch"` // batch folder name
+	WARC  string `json:"warc"`  // file name of the WARC, relative to the batch folder
+	// WARCSHA256 is the hex sha256 of the whole WARC file as written: the
+	// records' digests do not cover the gzip headers around them (flags,
+	// time, OS), this does. Empty in manifests written before it was kept.
+	WARCSHA256 string    `json:"warc_sha256,omitempty"`
+	Started    time.Time `json:"started"`
+	Finished   time.Time `json:"finished"`
 	// Blocked is set when the site is blocked in sites.toml: no request was sent.
 	Blocked      bool   `json:"blocked,omitempty"`
 	BlockedSince string `json:"blocked_since,omitempty"`

@@ -3,6 +3,8 @@ package evidence
 import (
 	"fmt"
 	"time"
+
+	"github.com/crawlsignals/crawlsignals/policy"
 )
 
 // File names inside a batch folder. They are derived from the site in one
@@ -45,8 +47,8 @@ func ParseBatchName(name string) (time.Time, error) {
 // ("..", "/"), hide a file (leading dot) or clash with our own suffixes on
 // another system (":" on Windows) is refused rather than escaped.
 func checkSite(site string) error {
-	if site == "" || len(site) > 253 {
-		return fmt.Errorf("evidence: site %q: want a host name of 1 to 253 characters", site)
+	if site == "" || len(site) > policy.MaxSiteHost {
+		return fmt.Errorf("evidence: site %q: want a host name of 1 to %d characters (it names the site's files)", site, policy.MaxSiteHost)
 	}
 	if isBatchRecord(site) {
 		return fmt.Errorf("evidence: site %q: the name is reserved for a batch record", site)

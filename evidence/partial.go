@@ -72,6 +72,9 @@ func glob(name string) string {
 // "length") is not returned: it is not an answer to reuse. A record whose
 // digests do not match is an error: the file is damaged, not merely cut.
 func ReadPartial(path string) ([]StoredExchange, error) {
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
 	gowarcOptionsMu.Lock()
 	r, err := gowarc.NewWarcFileReader(path, 0, readOptions()...)
 	gowarcOptionsMu.Unlock()

@@ -19,6 +19,9 @@ import (
 // ReadManifest reads a manifest file. Unknown fields are allowed, so a
 // manifest written by a later version stays readable; trailing data is not.
 func ReadManifest(path string) (*Manifest, error) {
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("evidence: %w", err)
@@ -64,7 +67,7 @@ func OpenSite(batchDir, site string) (*Site, error) {
 		return nil, fmt.Errorf("evidence: %s: manifest names WARC %q, want %q", path, m.WARC, warcName(site))
 	}
 	s := &Site{Manifest: m, WARCPath: filepath.Join(batchDir, m.WARC)}
-	if _, err := os.Stat(s.WARCPath); err != nil {
+	if err := checkRegular(s.WARCPath); err != nil {
 		return nil, fmt.Errorf("evidence: %s: %w", path, err)
 	}
 	checked := map[string]bool{}
@@ -222,6 +225,9 @@ func readOptions() []gowarc.WarcRecordOption {
 // checks the digests while reading (it reads the whole block to do so) and
 // the gzip CRC when the member ends. done releases the record and the file.
 func readRecordAt(path string, offset int64) (rec gowarc.Record, done func(), err error) {
+	if err := checkRegular(path); err != nil {
+		return gowarc.Record{}, nil, err
+	}
 	gowarcOptionsMu.Lock()
 	r, err := gowarc.NewWarcFileReader(path, offset, readOptions()...)
 	gowarcOptionsMu.Unlock()

@@ -3,6 +3,7 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"maps"
 	"net"
@@ -28,6 +29,11 @@ type RawExchange struct {
 	// text, outcome ...). Keys must be header-style tokens.
 	Meta map[string]string
 }
+
+// ErrRecordRefused marks an exchange that could not be made into valid WARC
+// records (the record builder refused it). Nothing of it was written and the
+// Writer is still usable: the exchange is lost as evidence, the file is not.
+var ErrRecordRefused = errors.New("record refused")
 
 // Record writes x as a request record, a response record when there was an
 // answer, and a metadata record, each its own gzip member, and returns where
@@ -84,7 +90,7 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 		// Our digest and gowarc's must agree, or the payload gowarc saw
 		// is not the body we were given (a head/body split gone wrong).
 		if got := resp.WarcHeader().Get(gowarc.WarcPayloadDigest); got != "sha256:"+ex.PayloadSHA256 {
-			return Exchange{}, fmt.Errorf("evidence: %s: %s: payload digest %s, want sha256:%s", w.site, target, got, ex.PayloadSHA256)
+			return Exchange{}, fmt.Errorf("evidence: %s: %s: %w: payload digest %s, want sha256:%s", w.site, target, ErrRecordRefused, got, ex.PayloadSHA256)
 		}
 	}
 
@@ -148,11 +154,11 @@ func (w *Writer) buildHTTP(typ gowarc.RecordType, target string, x RawExchange, 
 	}
 	if err != nil {
 		_ = rb.Close()
-		return nil, fmt.Errorf("evidence: %s: %s record for %s: %w", w.site, typ, target, err)
+		return nil, fmt.Errorf("evidence: %s: %s record for %s: %w: %w", w.site, typ, target, ErrRecordRefused, err)
 	}
 	rec, err := build(rb)
 	if err != nil {
-		return nil, fmt.Errorf("evidence: %s: %s record for %s: %w", w.site, typ, target, err)
+		return nil, fmt.Errorf("evidence: %s: %s record for %s: %w: %w", w.site, typ, target, ErrRecordRefused, err)
 	}
 	return rec, nil
 }
@@ -202,11 +208,11 @@ func (w *Writer) buildMetadata(target string, x RawExchange, req, resp gowarc.Wa
 	rb.AddWarcHeader(gowarc.WarcConcurrentTo, "<"+refersTo.RecordId()+">")
 	if err := f.writeTo(rb); err != nil {
 		_ = rb.Close()
-		return nil, err
+		return nil, fmt.Errorf("evidence: %s: metadata record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
 	}
 	rec, err := build(rb)
 	if err != nil {
-		return nil, fmt.Errorf("evidence: %s: metadata record for %s: %w", w.site, target, err)
+		return nil, fmt.Errorf("evidence: %s: metadata record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
 	}
 	return rec, nil
 }

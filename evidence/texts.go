@@ -45,10 +45,14 @@ func WriteTexts(batchDir, site string, texts []SavedText) error {
 
 // ReadTexts reads a site's saved texts; a batch without them gives none.
 func ReadTexts(batchDir, site string) ([]SavedText, error) {
-	f, err := os.Open(filepath.Join(batchDir, site+textSuffix))
-	if os.IsNotExist(err) {
+	path := filepath.Join(batchDir, site+textSuffix)
+	if _, err := os.Stat(path); os.IsNotExist(err) {
 		return nil, nil
 	}
+	if err := checkRegular(path); err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -27,6 +29,14 @@ func Verify(batchDir string) []error {
 	var errs []error
 	for _, site := range sites {
 		errs = append(errs, v.site(batchDir, site)...)
+	}
+	orphans, err := Undescribed(batchDir)
+	if err != nil {
+		return append(errs, err)
+	}
+	for _, site := range orphans {
+		errs = append(errs, fmt.Errorf("evidence: %s: a WARC without its manifest %s (the crawl stopped between writing the two); crawl -resume %s sets it aside and reuses its answers",
+			filepath.Join(batchDir, warcName(site)), manifestName(site), filepath.Base(filepath.Clean(batchDir))))
 	}
 	return errs
 }
@@ -74,7 +84,19 @@ func (v *verifier) site(batchDir, site string) []error {
 			re.RecordID = responseIDAt(s.Manifest, re.File, re.Offset, s.RecordFile)
 		}
 	}
-	return append(errs, manifestErrs...)
+	errs = append(errs, manifestErrs...)
+	// Every record reads and matches: what is left to change unseen are
+	// the bytes around the records (gzip header flags, time, OS), which the
+	// whole file's digest covers. Damage already named is not reported
+	// twice.
+	if want := s.Manifest.WARCSHA256; want != "" && len(errs) == 0 {
+		if got, err := fileSHA256(s.WARCPath); err != nil {
+			errs = append(errs, err)
+		} else if got != want {
+			errs = append(errs, fmt.Errorf("%w: %s: every record reads and matches its digests, but the file has sha256 %s and its manifest says %s: bytes outside the records (gzip headers) changed after it was written", ErrDigest, s.WARCPath, got, want))
+		}
+	}
+	return errs
 }
 
 // responseIDAt is the ID of the response record m places at offset of file.
@@ -87,6 +109,23 @@ func responseIDAt(m *Manifest, file string, offset int64, fileOf func(Exchange) 
 		}
 	}
 	return ""
+}
+
+// fileSHA256 is the hex sha256 of the whole file at path.
+func fileSHA256(path string) (string, error) {
+	if err := checkRegular(path); err != nil {
+		return "", err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("evidence: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("evidence: %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // recordSummary is what the manifest check needs to know of a record.
@@ -114,6 +153,10 @@ type warcScan struct {
 // state of all the records after it.
 func scanWARC(path string) *warcScan {
 	s := &warcScan{path: path, records: map[int64]recordSummary{}, broken: map[int64]bool{}, described: map[string]bool{}}
+	if err := checkRegular(path); err != nil {
+		s.errs = append(s.errs, err)
+		return s
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		s.errs = append(s.errs, fmt.Errorf("evidence: %w", err))

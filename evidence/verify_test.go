@@ -122,3 +122,23 @@ func TestVerifyCatchesCutAndAppendedFile(t *testing.T) {
 		})
 	}
 }
+
+// A crash between the WARC's rename and the manifest's write leaves a
+// whole WARC that nothing describes: Verify names it and says what to do.
+func TestVerifyReportsWARCWithoutManifest(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "20261201T060000Z")
+	writeSite(t, dir, "a.test", get(t, "https://a.test/", 200, nil, []byte("a")))
+	writeSite(t, dir, "b.test", get(t, "https://b.test/", 200, nil, []byte("b")))
+	if err := os.Remove(filepath.Join(dir, "b.test.json")); err != nil {
+		t.Fatal(err)
+	}
+	errs := Verify(dir)
+	if len(errs) != 1 {
+		t.Fatalf("Verify: %v, want one problem", errs)
+	}
+	for _, want := range []string{"b.test.warc.gz", "without its manifest b.test.json", "crawl -resume 20261201T060000Z"} {
+		if !strings.Contains(errs[0].Error(), want) {
+			t.Errorf("Verify: %v\nwant it to say %q", errs[0], want)
+		}
+	}
+}

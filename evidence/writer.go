@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"compress/gzip"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"maps"
 	"os"
@@ -110,10 +113,11 @@ func newRecordID() (string, error) {
 // temporary name, and writes its warcinfo record holding info (software,
 // batch, politeness settings...).
 //
-// It fails with ErrExists when the site already has a WARC or a manifest in
-// this batch. A .open file left by an earlier attempt that never finished
-// (a crash or Abort) is moved aside to SITE.warc.gz.aborted.N, kept for
-// inspection, so an interrupted batch can be resumed.
+// It fails with ErrExists when the site already has a manifest in this
+// batch. A .open file left by an earlier attempt that never finished (a
+// crash or Abort), or a complete SITE.warc.gz whose manifest was never
+// written, is moved aside to SITE.warc.gz.aborted.N, kept for inspection
+// and read by Unfinished, so an interrupted batch can be resumed.
 func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	if err := checkSite(site); err != nil {
 		return nil, err
@@ -136,16 +140,32 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 		requests:     map[int64]bool{},
 		responses:    map[int64]string{},
 	}
-	for _, p := range []string{w.manifestPath, w.warcPath} {
-		there, err := exists(p)
-		if err != nil {
-			return nil, fmt.Errorf("evidence: %w", err)
-		}
-		if there {
-			return nil, fmt.Errorf("%w %s", ErrExists, p)
+	there, err := exists(w.manifestPath)
+	if err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	}
+	if there {
+		return nil, fmt.Errorf("%w %s", ErrExists, w.manifestPath)
+	}
+	// A complete WARC without its manifest is what a crash or a full disk
+	// between Close's rename and its manifest write leaves: whole evidence
+	// that nothing describes. It is moved aside like an abandoned .open
+	// file (never changed), so a resumed batch reuses its answers.
+	// Unless another site's manifest already points at its records (a
+	// host shared by several sites, and a crash between their manifests):
+	// moving it would break evidence that is complete, so that is refused.
+	if there, err := exists(w.warcPath); err != nil {
+		return nil, fmt.Errorf("evidence: %w", err)
+	} else if there {
+		if other := storedFor(batchDir, site); other != "" {
+			return nil, fmt.Errorf("evidence: %s is complete but has no manifest, and the manifest of %s points at its records; "+
+				"it cannot be set aside without breaking that evidence: crawl the batch's sites sharing a host again as a new batch", w.warcPath, other)
 		}
 	}
-	if err := moveAsideStale(w.openPath); err != nil {
+	if err := moveAside(w.warcPath, w.warcPath); err != nil {
+		return nil, err
+	}
+	if err := moveAside(w.openPath, w.warcPath); err != nil {
 		return nil, err
 	}
 	f, err := os.OpenFile(w.openPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
@@ -156,7 +176,7 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	// Many sites are open at once in a large batch; a small buffer keeps
 	// each open Writer cheap (the file is synced at Close anyway).
 	w.buf = bufio.NewWriterSize(f, 8<<10)
-	w.out = &countingWriter{w: w.buf}
+	w.out = &countingWriter{w: w.buf, hash: sha256.New()}
 
 	if err := w.writeWarcinfo(info); err != nil {
 		_ = w.Abort()
@@ -174,13 +194,14 @@ func SetAside(batchDir, site string) error {
 	if err := checkSite(site); err != nil {
 		return err
 	}
-	return moveAsideStale(filepath.Join(batchDir, openName(site)))
+	return moveAside(filepath.Join(batchDir, openName(site)), filepath.Join(batchDir, warcName(site)))
 }
 
-// moveAsideStale renames an abandoned .open file to the first free
-// .aborted.N name, so a new attempt can start without destroying it.
-func moveAsideStale(openPath string) error {
-	there, err := exists(openPath)
+// moveAside renames path, when it exists, to the first free
+// WARC.aborted.N name (warcPath being the site's WARC name), so a new
+// attempt can start without destroying it.
+func moveAside(path, warcPath string) error {
+	there, err := exists(path)
 	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
 	}
@@ -188,12 +209,35 @@ func moveAsideStale(openPath string) error {
 		return nil
 	}
 	for n := 1; n < 1000; n++ {
-		err := renameNoReplace(openPath, openPath[:len(openPath)-len(openSuffix)]+abortedSuffix+"."+strconv.Itoa(n))
+		err := renameNoReplace(path, warcPath+abortedSuffix+"."+strconv.Itoa(n))
 		if !errors.Is(err, ErrExists) {
 			return err
 		}
 	}
-	return fmt.Errorf("evidence: too many aborted attempts next to %s", openPath)
+	return fmt.Errorf("evidence: too many aborted attempts next to %s", path)
+}
+
+// storedFor names a site of the batch whose manifest points at records
+// stored by site ("" when none does).
+func storedFor(batchDir, site string) string {
+	names, err := filepath.Glob(filepath.Join(batchDir, "*"+manifestSuffix))
+	if err != nil {
+		return ""
+	}
+	for _, n := range names {
+		m, err := ReadManifest(n)
+		if err != nil || m.Site == site {
+			continue
+		}
+		for _, a := range m.Addresses {
+			for _, x := range a.Exchanges {
+				if x.StoredBy == site {
+					return m.Site
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // writeWarcinfo writes the file's first record, describing the software and
@@ -349,6 +393,7 @@ func (w *Writer) finishManifest(m *Manifest) ([]byte, error) {
 		return nil, fmt.Errorf("evidence: %s: manifest names batch %q, but the WARC is in %q", w.site, m.Batch, w.batch)
 	}
 	m.WARC = warcName(w.site)
+	m.WARCSHA256 = hex.EncodeToString(w.out.hash.Sum(nil))
 	for _, a := range m.Addresses {
 		for i, x := range a.Exchanges {
 			if x.StoredBy != "" && x.StoredBy != w.site {
@@ -403,13 +448,17 @@ func (w *Writer) closeFile(durable bool) error {
 
 // countingWriter counts the bytes written through it; the count is the
 // offset in the WARC file of the next byte.
+// It also hashes them: once the file is complete, the hash is that of the
+// whole file.
 type countingWriter struct {
-	w io.Writer
-	n int64
+	w    io.Writer
+	n    int64
+	hash hash.Hash
 }
 
 func (c *countingWriter) Write(p []byte) (int, error) {
 	n, err := c.w.Write(p)
+	c.hash.Write(p[:n])
 	c.n += int64(n)
 	return n, err
 }

@@ -230,13 +230,22 @@ func TestNeverOverwrites(t *testing.T) {
 			t.Error("WARC changed")
 		}
 	})
-	t.Run("WARC without manifest", func(t *testing.T) {
+	t.Run("WARC without manifest is moved aside, unchanged", func(t *testing.T) {
+		// What a crash between Close's rename and its manifest write leaves.
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "a.test.warc.gz"), []byte("old"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Create(dir, "a.test", nil); !errors.Is(err, ErrExists) {
-			t.Fatalf("Create: %v, want ErrExists", err)
+		w, err := Create(dir, "a.test", nil)
+		if err != nil {
+			t.Fatalf("Create: %v", err)
+		}
+		_ = w.Abort()
+		if b, err := os.ReadFile(filepath.Join(dir, "a.test.warc.gz.aborted.1")); string(b) != "old" {
+			t.Errorf("the WARC was not kept aside unchanged: %q %v", b, err)
+		}
+		if files, _ := Unfinished(dir, "a.test"); len(files) != 2 {
+			t.Errorf("unfinished files %q, want the WARC set aside and this attempt's .open", files)
 		}
 	})
 	t.Run("manifest appears while writing", func(t *testing.T) {

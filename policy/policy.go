@@ -36,6 +36,14 @@ const (
 	TransferMinBytes = 1 << 10
 )
 
+// MaxSiteHost is the longest home host a site may have. The home host
+// names the site's evidence files, and the longest of those names,
+// ".HOST.text.jsonl.NNNNNNNNNN.tmp" while it is written, is the host and 27
+// bytes; file systems hold names of at most 255 bytes. 200 leaves room for
+// that and for a suffix yet to come, and no real home page is near it. A
+// longer host is refused when the list is loaded, before any request.
+const MaxSiteHost = 200
+
 // WellKnown is the fixed list of design §2 item 5, fetched from the home host.
 var WellKnown = []string{
 	"/.well-known/security.txt",

@@ -230,10 +230,24 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 		rec = append(rec, strconv.Itoa(len(s.Read)), strconv.Itoa(s.Documents()), strconv.Itoa(len(s.NotRead)), open,
 			strconv.Itoa(len(s.Contradictions)), strconv.FormatBool(s.Blocked), s.Batch, deref(s.ReadAt),
 			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json"))
+		for i := range rec {
+			rec[i] = csvCell(rec[i])
+		}
 		w.Write(rec)
 	}
 	w.Flush()
 	return b.Bytes(), w.Error()
+}
+
+// csvCell keeps a spreadsheet from reading a cell as a formula: a cell that
+// starts with =, +, -, @, a tab or a carriage return (a site's name can)
+// gets a leading apostrophe, which spreadsheet tools take as "text" and
+// do not show.
+func csvCell(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // ownRobots is the robots.txt of our own website: everything may be read.

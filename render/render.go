@@ -90,7 +90,20 @@ type Input struct {
 
 // Build writes the website to out. It writes into a fresh folder beside out
 // and swaps it in at the end, so a failed build leaves the old site whole.
+//
+// out is cleaned first ("public/" is "public", whose ".new" must be beside
+// it, not inside it). When out is a symbolic link, the site is built where
+// it points and swapped in there, so the link is kept and its target is
+// what gets the new site.
 func (r *Renderer) Build(out string, in Input) error {
+	out = filepath.Clean(out)
+	if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(out)
+		if err != nil {
+			return fmt.Errorf("output folder %s is a symbolic link that cannot be followed: %w", out, err)
+		}
+		out = target
+	}
 	tmp := out + ".new"
 	if err := os.RemoveAll(tmp); err != nil {
 		return err

@@ -405,7 +405,12 @@ func topicWords(t string) string {
 	return t
 }
 
+// seconds shows a duration robots.txt gave; an absurd one (Crawl-delay:
+// 1e400 reads as the largest number) in scientific notation, not 309 digits.
 func seconds(f float64) string {
+	if f >= 1e7 {
+		return strconv.FormatFloat(f, 'e', 2, 64) + " s"
+	}
 	return strconv.FormatFloat(f, 'f', -1, 64) + " s"
 }
 

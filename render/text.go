@@ -41,6 +41,12 @@ func cleanText(s string) string {
 		}
 		i = 0 // invalid bytes become U+FFFD below
 	}
+	if !utf8.ValidString(s[:i]) {
+		// The bytes before the first control character are copied as
+		// they are only when they are valid UTF-8 (IndexFunc steps over
+		// an invalid byte as if it were U+FFFD, without changing it).
+		i = 0
+	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	b.WriteString(s[:i])

@@ -2,6 +2,8 @@ package robots
 
 import (
 	"bytes"
+	"errors"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -236,7 +238,13 @@ func readDelay(l line) CrawlDelay {
 		v = strings.Replace(v, ",", ".", 1)
 	}
 	s, err := strconv.ParseFloat(v, 64)
-	if err == nil && s >= 0 && s <= 1e9 && !strings.ContainsAny(v, "xXpPnN_") {
+	if errors.Is(err, strconv.ErrRange) && s > 0 {
+		// More seconds than a float holds is still a number, and a delay
+		// longer than anyone waits: kept as the largest float, so it can
+		// never be taken for no delay at all.
+		s, err = math.MaxFloat64, nil
+	}
+	if err == nil && s >= 0 && !strings.ContainsAny(v, "xXpPnN_") {
 		d.Seconds, d.OK = s, true
 	}
 	return d

@@ -243,7 +243,11 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 			}
 			rr := bd.readDocument(es, a)
 			rr.doc.Role = roleOf(a, s)
-			if rr.doc.TextError != "" {
+			if rr.damage != nil {
+				// Damaged evidence fails the build and verify, naming the
+				// record; the page still says what became of the address.
+				errs = append(errs, fmt.Errorf("%s: %s: %w", ls.Host, a.URL, rr.damage))
+			} else if rr.doc.TextError != "" {
 				bd.opt.Log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
 			s.Read = append(s.Read, rr.doc)
@@ -341,7 +345,12 @@ type readResult struct {
 	links  []extract.Link
 	header http.Header
 	meta   map[string][]string
+	damage error // the stored answer could not be read back (names the record)
 }
+
+// evidenceUnreadable is what a page says of an address whose stored answer
+// could not be read back: in words, the file and record go to the operator.
+const evidenceUnreadable = "Evidence of this address could not be read back: the stored answer is damaged or missing, so nothing from it is shown."
 
 // readDocument reads a stored page back (digests checked) and takes its text.
 func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResult {
@@ -362,7 +371,7 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 	doc.SHA256, doc.Record = last.PayloadSHA256, last.ResponseID
 	resp, err := es.Response(last)
 	if err != nil {
-		doc.TextError = err.Error()
+		doc.TextError, rr.damage = evidenceUnreadable, err
 		return rr
 	}
 	rr.header = resp.Header

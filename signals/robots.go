@@ -24,7 +24,7 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 	if hr.Outcome == string(robots.Rules) {
 		file, r.SHA256, r.ContentType, err = storedRobots(es, hr.URL, addrs)
 		if err != nil {
-			r.Outcome, r.Meaning = "not-read", "robots.txt was fetched but its stored copy cannot be read: "+err.Error()
+			r.Outcome, r.Meaning = "not-read", "Evidence of robots.txt could not be read back: it was fetched, but its stored copy is damaged or missing, so we do not say what it says."
 			return r, err
 		}
 	}

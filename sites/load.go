@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/crawlsignals/crawlsignals/policy"
 )
 
 // The keys a sites file may use; any other key is an error, so a typo never
@@ -198,6 +200,8 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 			host, problem := webAddress(s.URL)
 			if problem != "" {
 				p.errorf(keyLine("url"), "url %q %s", s.URL, problem)
+			} else if len(host) > policy.MaxSiteHost {
+				p.errorf(keyLine("url"), "url %q: its host has %d characters; a site's home host may have at most %d, since it names the site's evidence files", s.URL, len(host), policy.MaxSiteHost)
 			}
 			s.Host = host
 		}
@@ -274,13 +278,7 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 	}
 
 	if v, ok := raw["rechecked"]; ok {
-		for _, it := range p.strs(v, "rechecked", base+".rechecked") {
-			if !isDate(it.s) {
-				p.errorf(it.line, "rechecked: %q is not a date written as YYYY-MM-DD", it.s)
-				continue
-			}
-			s.Rechecked = append(s.Rechecked, it.s)
-		}
+		s.Rechecked = append(s.Rechecked, p.dates(v, "rechecked", base+".rechecked")...)
 	}
 	return s
 }

@@ -259,7 +259,7 @@ blocked_since = "2026-11-15"
 name = "C"
 url = "https://c.no/"
 blocked = true
-blocked_since = 2026-11-15
+blocked_since = 2026-11-15T06:00:00Z
 
 [[site]]
 name = "D"
@@ -269,7 +269,7 @@ blocked = "yes"
 			want: []string{
 				`sites.toml:5: blocked_since "15.11.2026" is not a date written as YYYY-MM-DD`,
 				`sites.toml:10: blocked_since is set but blocked is not true`,
-				`sites.toml:16: blocked_since must be a date in quotes, like "2026-11-15", not a date or time`,
+				`sites.toml:16: blocked_since 2026-11-15T06:00:00Z has a time or a time zone; write the day alone, like 2026-11-15`,
 				`sites.toml:21: blocked must be true or false, not a string`,
 			},
 		},
@@ -311,7 +311,7 @@ rechecked = "2026-01-05"
 			want: []string{
 				`sites.toml:4: rechecked: "2026-02-30" is not a date written as YYYY-MM-DD`,
 				`sites.toml:4: rechecked: "2026-3-1" is not a date written as YYYY-MM-DD`,
-				`sites.toml:9: rechecked must be an array of strings, not a string`,
+				`sites.toml:9: rechecked must be an array of dates, not a string`,
 			},
 		},
 		{

@@ -30,7 +30,7 @@ func runBuild(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
-	return build(e, list, *batches, contentFS(*content), *out, *base)
+	return build(ctx, e, list, *batches, contentFS(*content), *out, *base)
 }
 
 // baseURLFlag is -base-url: where the website is published. Pages link to
@@ -49,8 +49,12 @@ func contentFS(dir string) fs.FS {
 }
 
 // build derives every site's findings from evidence and writes the website.
-func build(e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) error {
+func build(ctx context.Context, e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) error {
 	all, err := signals.Build(list, batches, buildOptions(e, content))
+	if ctx.Err() != nil {
+		// Stopped (SIGINT, SIGTERM): the previous site stays as it was.
+		return fmt.Errorf("build interrupted before writing %s: %w", out, ctx.Err())
+	}
 	if err != nil {
 		// A site whose evidence cannot be read is still shown, with what
 		// could be read; the build reports the damage and fails.

@@ -78,7 +78,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if cfs == nil {
 		cfs = crawlsignals.Content()
 	}
-	if err := build(e, list, *batches, cfs, *out, *base); err != nil {
+	if err := build(ctx, e, list, *batches, cfs, *out, *base); err != nil {
 		return err
 	}
 	size, _ := dirSize(sum.Dir)

@@ -10,7 +10,7 @@ import (
 
 // runEvidence is "crawlsignals evidence verify [BATCH...]": re-read every
 // WARC record, check its digests, and check that manifests and WARCs agree.
-func runEvidence(_ context.Context, e *env, args []string) error {
+func runEvidence(ctx context.Context, e *env, args []string) error {
 	if len(args) == 0 || args[0] != "verify" {
 		return fmt.Errorf("%w: the only evidence command is verify", errUsage)
 	}
@@ -29,6 +29,9 @@ func runEvidence(_ context.Context, e *env, args []string) error {
 	}
 	damaged, sitesChecked := 0, 0
 	for _, b := range names {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("evidence verify interrupted: %w", err)
+		}
 		dir := filepath.Join(*batches, filepath.Base(b))
 		ss, err := evidence.Sites(dir)
 		if err != nil {

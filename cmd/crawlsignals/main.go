@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 )
@@ -59,9 +60,43 @@ func commands() []command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	finished := make(chan struct{})
+	go stopAfterSignal(ctx, finished, stopGrace, stop, func() {
+		fmt.Fprintf(os.Stderr, "crawlsignals: still running %s after the signal; stopping now\n", stopGrace)
+		os.Exit(exitFailed)
+	})
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	close(finished)
 	stop()
 	os.Exit(code)
+}
+
+// stopGrace is how long a command has, after SIGINT or SIGTERM cancelled
+// its context, to stop on its own (a crawl aborts its open WARCs, leaving
+// them for -resume). A command still running then is ended: whatever it
+// waits on (a file that never ends, a slow disk) must not outlive the
+// signal. Evidence stays safe: an ended crawl is a crash, which resume
+// recovers from.
+const stopGrace = 5 * time.Second
+
+// stopAfterSignal waits for the signal (ctx done) or for the command to
+// finish. After the signal it restores the default handling, so a second
+// signal ends the process at once, and calls exit if the command has not
+// finished within grace.
+func stopAfterSignal(ctx context.Context, finished <-chan struct{}, grace time.Duration, restore, exit func()) {
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	restore()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-finished:
+	case <-t.C:
+		exit()
+	}
 }
 
 // pdfChildCommand is the hidden command a build runs itself as to read one

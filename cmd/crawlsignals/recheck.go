@@ -86,7 +86,7 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := build(e, list, *batches, contentFS(*content), *out, *base); err != nil {
+	if err := build(ctx, e, list, *batches, contentFS(*content), *out, *base); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "%s re-checked on request on %s. To keep the date in the reviewed list too, add it to %s: rechecked = [..., %q] (site at line %d).\n",

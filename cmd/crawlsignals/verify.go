@@ -23,6 +23,9 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		return codedError{exitUsage, err}
 	}
 	all, err := signals.Build(list, *batches, buildOptions(e, contentFS(*content)))
+	if ctx.Err() != nil {
+		return fmt.Errorf("verify interrupted: %w", ctx.Err())
+	}
 	if err != nil {
 		return err
 	}
