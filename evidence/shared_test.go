@@ -95,3 +95,42 @@ func TestSharedRecordNamesAPlainSite(t *testing.T) {
 		}
 	}
 }
+
+// A WARC that is complete but has no manifest is set aside on resume, unless
+// another site's manifest already points at its records: moving it would
+// break that site's evidence, so Create refuses and says why.
+func TestSetAsideRefusedWhenAnotherSitePointsIn(t *testing.T) {
+	dir := t.TempDir()
+	legal := "https://personvern.gruppe.test/"
+	// nord.test stored the shared answer and sealed its WARC, then the
+	// process stopped before nord.test's manifest was written.
+	w, err := Create(dir, "nord.test", map[string]string{"software": "crawlsignals/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := w.Record(get(t, legal, 200, nil, []byte("personvern for alle titlene")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Seal(); err != nil {
+		t.Fatal(err)
+	}
+	// sor.test's manifest points at it.
+	ws, err := Create(dir, "sor.test", map[string]string{"software": "crawlsignals/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x.StoredBy = "nord.test"
+	if err := ws.Close(Manifest{Name: "Sør", Addresses: []Address{{URL: legal, FoundVia: "footer", Outcome: OutcomeRead, Status: 200, Exchanges: []Exchange{x}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Create(dir, "nord.test", nil); err == nil || !strings.Contains(err.Error(), "sor.test") {
+		t.Fatalf("Create over a WARC another manifest points into: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "nord.test.warc.gz")); err != nil {
+		t.Errorf("the WARC was moved: %v", err)
+	}
+	if _, err := OpenSite(dir, "sor.test"); err != nil {
+		t.Errorf("sor.test's evidence no longer opens: %v", err)
+	}
+}
