@@ -164,6 +164,10 @@ func TestAIUseFromEverySignal(t *testing.T) {
 	if len(avis.AIUse.Refused) != 1 || avis.AIUse.Refused[0] != "GPTBot" || !hasSource(avis, "terms", signals.ObjectsAll) {
 		t.Errorf("avis.test ai_use: %+v", avis.AIUse)
 	}
+	// An AI sentence that prohibits nothing is shown, deciding nothing.
+	if !hasSource(avis, "terms", "") {
+		t.Errorf("avis.test: the sentence on language models is not among the sources: %+v", avis.AIUse.Sources)
+	}
 	// A site where nothing objects: no objection found, never "allowed".
 	if v := r.sites["register.test"].AIUse.Verdict; v != signals.AINoObjection && v != signals.AIPartlyRefused {
 		t.Errorf("register.test ai_use %q", v)

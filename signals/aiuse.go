@@ -133,9 +133,15 @@ func aiUse(s *Site) AIUse {
 	}
 	u.Sources = append(u.Sources, tdmSources(s)...)
 	u.Sources = append(u.Sources, noAISources(s.Signals.Headers)...)
+	// Sentences of the terms: a prohibiting one objects; any other about AI
+	// or text and data mining is shown beside them, deciding nothing.
 	for _, q := range s.Quotes {
-		if q.Verified && q.Objects != "" {
+		switch {
+		case !q.Verified:
+		case q.Objects != "":
 			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Text, URL: q.URL, Objects: ObjectsAll})
+		case q.Topic == TopicAI || speaksOf(q.Text, TopicAI):
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Text, URL: q.URL})
 		}
 	}
 
