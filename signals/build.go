@@ -251,7 +251,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 				bd.opt.Log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
 			s.Read = append(s.Read, rr.doc)
-			pt := pageText{text: rr.text, blocks: rr.blocks, readAt: rr.doc.ReadAt}
+			pt := pageText{text: rr.text, readAt: rr.doc.ReadAt}
 			texts[rr.doc.URL] = pt
 			if _, ok := texts[rr.doc.FinalURL]; !ok {
 				texts[rr.doc.FinalURL] = pt

@@ -158,5 +158,4 @@ func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
 // pageText is a read page's text, by its address.
 type pageText struct {
 	text, readAt string
-	blocks       []string // the text's blocks (paragraphs, lines), for sentences
 }

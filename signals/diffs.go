@@ -51,11 +51,9 @@ func documentDiffs(old, cur *Site, oldTexts, curTexts map[string]pageText) []Dif
 	return out
 }
 
-// sentences of a page's text, block by block.
+// sentences of a page's visible text (normalised, as quotes are checked
+// against): the same whether the text was just extracted or kept.
 func (p pageText) sentences() []string {
-	if len(p.blocks) > 0 {
-		return sentences(strings.Join(p.blocks, "\n"))
-	}
 	return sentences(p.text)
 }
 
