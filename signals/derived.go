@@ -1,0 +1,247 @@
+package signals
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Derived findings (design §4): what one batch's evidence of one site
+// yields, kept beside the evidence in BATCH/.derived/ so that a build reads
+// it instead of re-reading and re-extracting every page of every batch. A
+// derived file is a cache, never evidence: it is keyed by the digest of the
+// manifest it was derived from, the size of the WARC, and the version of
+// the deriving code; a build that finds it missing, unreadable or keyed
+// otherwise derives again from the WARC. Deleting the folder is always safe.
+// The folder's name starts with a dot, which no site name can, so neither
+// evidence.Sites nor `evidence verify` ever sees it.
+
+// DerivedDir is the folder of a batch that holds its derived files.
+const DerivedDir = ".derived"
+
+// derivedFormat changes whenever the layout of a derived file changes.
+const derivedFormat = 1
+
+// derivedKey says what a derived file was derived from and by what code.
+type derivedKey struct {
+	Format int    `json:"format"`
+	Code   string `json:"code"`
+	// Manifest is the sha256 of the site's manifest, which names every
+	// record read and its payload digest; WARCSize the size of the WARC.
+	Manifest string `json:"manifest_sha256"`
+	WARCSize int64  `json:"warc_size"`
+}
+
+// derivedFindings is BATCH/.derived/SITE.json: the findings of the batch
+// before anything outside the evidence is applied (the list's names,
+// curation, history).
+type derivedFindings struct {
+	Key  derivedKey `json:"key"`
+	Site *Site      `json:"site"`
+}
+
+// derivedTexts is BATCH/.derived/SITE.texts.json: the visible text of each
+// page read, by address, for checking curated quotes. It is kept apart
+// from the findings because most builds never need it.
+type derivedTexts struct {
+	Key   derivedKey    `json:"key"`
+	Texts []derivedText `json:"texts"`
+}
+
+type derivedText struct {
+	URL    string `json:"url"`
+	Text   string `json:"text"`
+	ReadAt string `json:"read_at"`
+}
+
+// derivedPaths are the two files of a site in a batch.
+func derivedPaths(batchDir, host string) (findings, texts string) {
+	d := filepath.Join(batchDir, DerivedDir)
+	return filepath.Join(d, host+".json"), filepath.Join(d, host+".texts.json")
+}
+
+// evidenceKey computes the key of a site's evidence in a batch as it is
+// now: the manifest is read whole (it is small), the WARC only stat'ed.
+func evidenceKey(batchDir, host, code string) (derivedKey, error) {
+	data, err := os.ReadFile(filepath.Join(batchDir, host+".json"))
+	if err != nil {
+		return derivedKey{}, err
+	}
+	st, err := os.Stat(filepath.Join(batchDir, host+".warc.gz"))
+	if err != nil {
+		return derivedKey{}, err
+	}
+	sum := sha256.Sum256(data)
+	return derivedKey{Format: derivedFormat, Code: code, Manifest: hex.EncodeToString(sum[:]), WARCSize: st.Size()}, nil
+}
+
+// loadDerived reads a site's derived findings when they are current for
+// key; ok is false when they are missing, damaged or stale.
+func loadDerived(batchDir, host string, key derivedKey) (*Site, bool) {
+	path, _ := derivedPaths(batchDir, host)
+	var d derivedFindings
+	if !readJSON(path, &d) || d.Key != key || d.Site == nil {
+		return nil, false
+	}
+	return d.Site, true
+}
+
+// loadDerivedTexts reads a site's derived texts when they are current.
+func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]pageText, bool) {
+	_, path := derivedPaths(batchDir, host)
+	var d derivedTexts
+	if !readJSON(path, &d) || d.Key != key {
+		return nil, false
+	}
+	texts := make(map[string]pageText, len(d.Texts))
+	for _, t := range d.Texts {
+		texts[t.URL] = pageText{text: t.Text, readAt: t.ReadAt}
+	}
+	return texts, true
+}
+
+func readJSON(path string, v any) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if dec.Decode(v) != nil {
+		return false
+	}
+	_, err = dec.Token()
+	return errors.Is(err, io.EOF)
+}
+
+// saveDerived writes a site's derived files, texts first, so that findings
+// are never current without their texts. It writes nothing for findings
+// JSON cannot carry unchanged (a string that is not UTF-8 would come back
+// altered): such a site is derived at every build instead.
+func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText) error {
+	if !validUTF8(reflect.ValueOf(s)) {
+		return errors.New("findings hold text that is not UTF-8; not kept")
+	}
+	dt := derivedTexts{Key: key, Texts: make([]derivedText, 0, len(texts))}
+	for u, t := range texts {
+		if !utf8.ValidString(u) {
+			return errors.New("an address is not UTF-8; not kept")
+		}
+		dt.Texts = append(dt.Texts, derivedText{URL: u, Text: t.text, ReadAt: t.readAt})
+	}
+	slices.SortFunc(dt.Texts, func(a, b derivedText) int { return strings.Compare(a.URL, b.URL) })
+	findings, textsPath := derivedPaths(batchDir, host)
+	if err := os.MkdirAll(filepath.Dir(findings), 0o755); err != nil {
+		return err
+	}
+	if err := writeJSONAtomic(textsPath, dt); err != nil {
+		return err
+	}
+	return writeJSONAtomic(findings, derivedFindings{Key: key, Site: s})
+}
+
+// writeJSONAtomic writes v to path through a temporary file and a rename,
+// so a reader never sees half a file. A cache needs no fsync: a file lost
+// in a crash is derived again.
+func writeJSONAtomic(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("derived file %s: %w", path, err)
+	}
+	return nil
+}
+
+// validUTF8 says whether every string reachable from v is valid UTF-8.
+func validUTF8(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || validUTF8(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !validUTF8(v.Field(i)) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if !validUTF8(v.Index(i)) {
+				return false
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if !validUTF8(it.Key()) || !validUTF8(it.Value()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CodeVersion names the deriving code: the sha256 of the running
+// executable, so any change to the extractor or to this package (and any
+// other change of the binary) re-derives every batch once. "" when the
+// executable cannot be read; derived files are then neither read nor kept.
+func CodeVersion() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RemoveDerived deletes every derived file under batchesDir: always safe,
+// the next build derives them again from the evidence.
+func RemoveDerived(batchesDir string) error {
+	entries, err := os.ReadDir(batchesDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if e.IsDir() {
+			errs = append(errs, os.RemoveAll(filepath.Join(batchesDir, e.Name(), DerivedDir)))
+		}
+	}
+	return errors.Join(errs...)
+}
