@@ -72,9 +72,11 @@ type Config struct {
 	// host waiting out its delay holds no worker, so a few workers keep many
 	// hosts at their politeness pace.
 	Workers int
-	// MaxOpenSites is how many sites are in progress at once (each holds
-	// its evidence file open); 0: all selected sites. Below the number of
-	// sites, the batch takes longer than the politeness floor.
+	// MaxOpenSites is how many sites are in progress at once; 0: all
+	// selected sites. A site in progress holds no descriptor while it waits
+	// (its evidence file is open only while written), so all can be.
+	// Below the number of sites, the batch takes longer than the
+	// politeness floor.
 	MaxOpenSites int
 	Client       *http.Client
 	Logger       *slog.Logger
@@ -107,6 +109,9 @@ type Crawler struct {
 	list  *sites.List
 	pacer *pacer
 	slots chan struct{} // one token per request in flight (Workers)
+	// files bounds the evidence files open at once (one per worker): a
+	// site holds its WARC open only while it writes to it.
+	files chan struct{}
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -148,7 +153,11 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 			}
 		}
 	}
-	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay), slots: make(chan struct{}, cfg.Workers)}, nil
+	if _, err := IdleConnsFor(cfg.Workers, OpenFilesLimit()); err != nil {
+		return nil, err
+	}
+	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay),
+		slots: make(chan struct{}, cfg.Workers), files: make(chan struct{}, cfg.Workers)}, nil
 }
 
 // Select returns the sites named by only (any of their hosts), or all.

@@ -177,7 +177,7 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 		}
 		ans, err := r.exchange(ctx, a, cur, host, !isPage)
 		if err != nil {
-			if ctx.Err() != nil || errors.Is(err, errEvidence) {
+			if ctx.Err() != nil || errors.Is(err, errEvidence) || errors.Is(err, errLocal) {
 				r.gap(a, evidence.ReasonNoAnswer, err.Error())
 				return nil
 			}

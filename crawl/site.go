@@ -63,7 +63,9 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		"min-delay":  c.cfg.MinDelay.String(),
 		"user-agent": UserAgent,
 	}
+	c.files <- struct{}{}
 	w, err := evidence.Create(dir, s.Host, info)
+	<-c.files
 	if err != nil {
 		res.Err = err
 		return res
@@ -128,11 +130,13 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		res.Err = r.werr
 		return res
 	}
+	c.files <- struct{}{}
 	if err := w.Close(r.m); err != nil {
 		res.Err = err
 	} else if err := evidence.WriteTexts(dir, s.Host, r.savedTexts()); err != nil {
 		res.Err = fmt.Errorf("saving the text of read pages: %w", err)
 	}
+	<-c.files
 	for _, a := range r.m.Addresses {
 		switch a.Outcome {
 		case evidence.OutcomeRead:

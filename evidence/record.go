@@ -96,6 +96,14 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 	}
 	defer meta.Close()
 
+	if err := w.openFile(); err != nil {
+		w.err = err
+		return Exchange{}, err
+	}
+	// Each whole exchange reaches the file before the next request: a
+	// process killed later (kill -9) leaves it readable in the .open file,
+	// so a resumed batch reuses it instead of asking the site again.
+	defer w.detach()
 	if ex.RequestOffset, err = w.writeMember(req); err != nil {
 		return Exchange{}, err
 	}
@@ -110,12 +118,8 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 	if _, err := w.writeMember(meta); err != nil {
 		return Exchange{}, err
 	}
-	// Each whole exchange reaches the file before the next request: a
-	// process killed later (kill -9) leaves it readable in the .open file,
-	// so a resumed batch reuses it instead of asking the site again.
-	if err := w.buf.Flush(); err != nil {
-		w.err = fmt.Errorf("evidence: %s: %w", w.openPath, err)
-		return Exchange{}, w.err
+	if err := w.detach(); err != nil {
+		return Exchange{}, err
 	}
 	return ex, nil
 }

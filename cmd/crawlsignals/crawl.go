@@ -71,9 +71,15 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return err
 	}
+	// Idle connections are kept within what the open-files limit leaves
+	// over the requests in flight.
+	idle, err := crawl.IdleConnsFor(*workers, crawl.OpenFilesLimit())
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers,
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots}),
+		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots, MaxIdleConns: idle}),
 		Resume: *resume != "", SitesFile: *sitesPath, SitesSHA256: sum256, Shard: *shard,
 	}, only)
 	if sum != nil {
