@@ -85,6 +85,10 @@ func scaleDir(b *testing.B) string {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if os.Getenv("BENCH_KEEP") != "" {
+		fmt.Println("keeping", d)
+		return d
+	}
 	b.Cleanup(func() { os.RemoveAll(d) })
 	return d
 }

@@ -160,14 +160,29 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	if len(held) > maxHistory+1 {
 		held = held[len(held)-maxHistory-1:]
 	}
+	// The site's findings with their history are derived too: kept beside
+	// the newest batch, keyed by every batch they rest on, the curation and
+	// the list entry, so a build with a long history reads one file.
+	hkey, hkeyed := bd.historyKey(ls, cur0, held)
+	newestDir := filepath.Join(bd.batchesDir, held[len(held)-1])
+	if hkeyed && !bd.opt.Fresh {
+		if s, ok := loadHistory(newestDir, ls.Host, hkey); ok {
+			fromList(s, ls)
+			s.Rechecked = rechecked
+			return s, nil
+		}
+	}
 	var prev, cur *Site
 	var changes []Change
 	var err error
+	clean := true                       // every batch derived without damage or a passing failure
 	lastVerified := map[string]string{} // curated quote text → newest batch date it verified
 	for i, b := range held {
 		var e error
 		var texts func() map[string]pageText
-		cur, texts, e = bd.derive(ls, b)
+		var ok bool
+		cur, texts, ok, e = bd.derive(ls, b)
+		clean = clean && ok
 		if i == len(held)-1 {
 			err = e // only the newest batch's damage fails the build
 		}
@@ -195,6 +210,11 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 		prev = cur
 	}
 	cur.Changes = changes
+	if hkeyed && clean && err == nil {
+		if e := saveHistory(newestDir, ls.Host, hkey, cur); e != nil {
+			bd.opt.Log.Debug("derived history not kept", "site", ls.Host, "err", e)
+		}
+	}
 	cur.Rechecked = rechecked
 	return cur, err
 }
@@ -244,7 +264,8 @@ func newSite(ls *sites.Site) *Site {
 // derive gives the findings of one batch of a site: from its derived file
 // when that is current, else from the WARC, keeping what it derived. texts
 // gives the visible text of the pages read, loaded only when called.
-func (bd *builder) derive(ls *sites.Site, batch string) (*Site, func() map[string]pageText, error) {
+// clean is false when the findings hold damage or a failure that may pass.
+func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() map[string]pageText, clean bool, err error) {
 	dir := filepath.Join(bd.batchesDir, batch)
 	key, kerr := evidenceKey(dir, ls.Host, bd.code)
 	keyed := kerr == nil && bd.code != ""
@@ -257,18 +278,18 @@ func (bd *builder) derive(ls *sites.Site, batch string) (*Site, func() map[strin
 				}
 				_, t, _, _ := bd.fromBatch(ls, dir, batch) // the texts file alone is gone
 				return t
-			}, nil
+			}, true, nil
 		}
 	}
-	s, texts, transient, err := bd.fromBatch(ls, dir, batch)
+	s, pages, transient, err := bd.fromBatch(ls, dir, batch)
 	// Damage is found again at every build, and a page whose text a child
 	// process could not give may give it next time: neither is kept.
 	if keyed && err == nil && !transient {
-		if err := saveDerived(dir, ls.Host, key, s, texts); err != nil {
+		if err := saveDerived(dir, ls.Host, key, s, pages); err != nil {
 			bd.opt.Log.Debug("derived findings not kept", "site", ls.Host, "batch", batch, "err", err)
 		}
 	}
-	return s, func() map[string]pageText { return texts }, err
+	return s, func() map[string]pageText { return pages }, err == nil && !transient, err
 }
 
 // fromList sets what a site's findings take from the list rather than from

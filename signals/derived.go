@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/crawlsignals/crawlsignals/sites"
 )
 
 // Derived findings (design §4): what one batch's evidence of one site
@@ -63,6 +65,76 @@ type derivedText struct {
 	URL    string `json:"url"`
 	Text   string `json:"text"`
 	ReadAt string `json:"read_at"`
+}
+
+// historyKey says what a site's findings with their history rest on: the
+// evidence of every batch used, the curation and the list entry.
+type historyKey struct {
+	Format   int          `json:"format"`
+	Code     string       `json:"code"`
+	Batches  []string     `json:"batches"`
+	Evidence []derivedKey `json:"evidence"`
+	Curation string       `json:"curation_sha256"`
+	List     string       `json:"list_sha256"`
+}
+
+// derivedHistory is NEWEST/.derived/SITE.site.json: the site's findings as
+// a build shows them, changes since earlier batches included.
+type derivedHistory struct {
+	Key  historyKey `json:"key"`
+	Site *Site      `json:"site"`
+}
+
+// historyKey computes the key of a site's findings over held batches; ok
+// is false when some evidence cannot be keyed (then nothing is kept).
+func (bd *builder) historyKey(ls *sites.Site, cur *Curation, held []string) (historyKey, bool) {
+	if bd.code == "" {
+		return historyKey{}, false
+	}
+	k := historyKey{Format: derivedFormat, Code: bd.code, Batches: held, Curation: digestJSON(cur), List: digestJSON(ls)}
+	for _, b := range held {
+		ek, err := evidenceKey(filepath.Join(bd.batchesDir, b), ls.Host, bd.code)
+		if err != nil {
+			return historyKey{}, false
+		}
+		k.Evidence = append(k.Evidence, ek)
+	}
+	return k, k.Curation != "" && k.List != ""
+}
+
+// digestJSON is the sha256 of v's JSON encoding; "" when it has none.
+func digestJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func historyPath(batchDir, host string) string {
+	return filepath.Join(batchDir, DerivedDir, host+".site.json")
+}
+
+func loadHistory(batchDir, host string, key historyKey) (*Site, bool) {
+	var d derivedHistory
+	if !readJSON(historyPath(batchDir, host), &d) || d.Site == nil || !slices.Equal(d.Key.Batches, key.Batches) ||
+		!slices.Equal(d.Key.Evidence, key.Evidence) || d.Key.Format != key.Format || d.Key.Code != key.Code ||
+		d.Key.Curation != key.Curation || d.Key.List != key.List {
+		return nil, false
+	}
+	return d.Site, true
+}
+
+func saveHistory(batchDir, host string, key historyKey, s *Site) error {
+	if !validUTF8(reflect.ValueOf(s)) {
+		return errors.New("findings hold text that is not UTF-8; not kept")
+	}
+	path := historyPath(batchDir, host)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return writeJSONAtomic(path, derivedHistory{Key: key, Site: s})
 }
 
 // derivedPaths are the two files of a site in a batch.
@@ -162,7 +234,10 @@ func writeJSONAtomic(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	err = f.Chmod(0o644) // readable like the evidence beside it
+	if err == nil {
+		_, err = f.Write(data)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
