@@ -21,6 +21,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -58,6 +59,7 @@ type builder struct {
 	batches    []string
 	holds      map[string]map[string]bool // batch → sites with a manifest in it
 	kinds      map[string]string          // batch → kind of its batch.json ("crawl", "recheck")
+	agents     map[string]robots.Agent    // the agents list by token, for derived files
 }
 
 // Build derives the findings of every site in the list from the newest
@@ -75,7 +77,7 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 		return nil, err
 	}
 	b := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, batches: batches,
-		holds: map[string]map[string]bool{}, kinds: map[string]string{}}
+		holds: map[string]map[string]bool{}, kinds: map[string]string{}, agents: knownAgents()}
 	if b.code == "" {
 		b.code = CodeVersion()
 	}
@@ -163,10 +165,13 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	// The site's findings with their history are derived too: kept beside
 	// the newest batch, keyed by every batch they rest on, the curation and
 	// the list entry, so a build with a long history reads one file.
+	// A single batch needs no history file: its derived findings are read
+	// as cheaply, and a cold build writes one file less per site.
 	hkey, hkeyed := bd.historyKey(ls, cur0, held)
+	hkeyed = hkeyed && len(held) > 1
 	newestDir := filepath.Join(bd.batchesDir, held[len(held)-1])
 	if hkeyed && !bd.opt.Fresh {
-		if s, ok := loadHistory(newestDir, ls.Host, hkey); ok {
+		if s, ok := loadHistory(newestDir, ls.Host, hkey, bd.agents); ok {
 			fromList(s, ls)
 			s.Rechecked = rechecked
 			return s, nil
@@ -211,7 +216,7 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	}
 	cur.Changes = changes
 	if hkeyed && clean && err == nil {
-		if e := saveHistory(newestDir, ls.Host, hkey, cur); e != nil {
+		if e := saveHistory(newestDir, ls.Host, hkey, cur, bd.agents); e != nil {
 			bd.opt.Log.Debug("derived history not kept", "site", ls.Host, "err", e)
 		}
 	}
@@ -270,7 +275,7 @@ func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() m
 	key, kerr := evidenceKey(dir, ls.Host, bd.code)
 	keyed := kerr == nil && bd.code != ""
 	if keyed && !bd.opt.Fresh {
-		if s, ok := loadDerived(dir, ls.Host, key); ok {
+		if s, ok := loadDerived(dir, ls.Host, key, bd.agents); ok {
 			fromList(s, ls)
 			return s, func() map[string]pageText {
 				if t, ok := loadDerivedTexts(dir, ls.Host, key); ok {
@@ -285,7 +290,7 @@ func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() m
 	// Damage is found again at every build, and a page whose text a child
 	// process could not give may give it next time: neither is kept.
 	if keyed && err == nil && !transient {
-		if err := saveDerived(dir, ls.Host, key, s, pages); err != nil {
+		if err := saveDerived(dir, ls.Host, key, s, pages, bd.agents); err != nil {
 			bd.opt.Log.Debug("derived findings not kept", "site", ls.Host, "batch", batch, "err", err)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -51,6 +52,89 @@ type derivedKey struct {
 type derivedFindings struct {
 	Key  derivedKey `json:"key"`
 	Site *Site      `json:"site"`
+	// Agents are the agents tables of the site's robots.txt sections,
+	// kept short (see packSite); nil when Site holds them whole.
+	Agents [][]agentRow `json:"agents,omitempty"`
+}
+
+// agentRow is one row of an agents table as a derived file keeps it: what
+// robots.txt says to the crawler. Its operator, purpose and the rest are
+// the agents list's, which is part of the code the key names; three
+// quarters of a site's findings were these repeated facts.
+type agentRow struct {
+	Agent       string `json:"a"`
+	Group       string `json:"g"`
+	RootAllowed *bool  `json:"r"`
+	Line        int    `json:"l,omitempty"`
+}
+
+// packSite returns a copy of s without its agents tables, and the tables
+// as rows; or s itself and nil when some row would not come back the same.
+func packSite(s *Site, known map[string]robots.Agent) (*Site, [][]agentRow) {
+	c := *s
+	c.OtherRobots = slices.Clone(s.OtherRobots)
+	sections := append([]*Robots{&c.Robots}, pointers(c.OtherRobots)...)
+	var rows [][]agentRow
+	for _, r := range sections {
+		var rs []agentRow // nil for a nil table, empty for an empty one: JSON keeps the difference
+		if r.Agents != nil {
+			rs = []agentRow{}
+		}
+		for _, a := range r.Agents {
+			rs = append(rs, agentRow{Agent: a.Agent, Group: a.Group, RootAllowed: a.RootAllowed, Line: a.Line})
+		}
+		if back := unpackAgents(rs, known); !reflect.DeepEqual(back, r.Agents) {
+			return s, nil
+		}
+		rows = append(rows, rs)
+		r.Agents = nil
+	}
+	return &c, rows
+}
+
+// unpackSite puts back the agents tables packSite took out.
+func unpackSite(s *Site, rows [][]agentRow, known map[string]robots.Agent) bool {
+	if rows == nil {
+		return true
+	}
+	sections := append([]*Robots{&s.Robots}, pointers(s.OtherRobots)...)
+	if len(rows) != len(sections) {
+		return false
+	}
+	for i, r := range sections {
+		r.Agents = unpackAgents(rows[i], known)
+	}
+	return true
+}
+
+func unpackAgents(rows []agentRow, known map[string]robots.Agent) []Agent {
+	var out []Agent
+	if rows != nil {
+		out = []Agent{}
+	}
+	for _, r := range rows {
+		k := known[r.Agent]
+		out = append(out, Agent{Agent: r.Agent, ParserToken: k.ParserToken(), Note: k.Note, Operator: k.Operator,
+			Purpose: k.Purpose, Category: k.Category, Group: r.Group, RootAllowed: r.RootAllowed, Line: r.Line})
+	}
+	return out
+}
+
+func pointers(rs []Robots) []*Robots {
+	out := make([]*Robots, len(rs))
+	for i := range rs {
+		out[i] = &rs[i]
+	}
+	return out
+}
+
+// knownAgents is the agents list by token.
+func knownAgents() map[string]robots.Agent {
+	out := map[string]robots.Agent{}
+	for _, a := range robots.Agents() {
+		out[a.Token] = a
+	}
+	return out
 }
 
 // derivedTexts is BATCH/.derived/SITE.texts.json: the visible text of each
@@ -81,8 +165,9 @@ type historyKey struct {
 // derivedHistory is NEWEST/.derived/SITE.site.json: the site's findings as
 // a build shows them, changes since earlier batches included.
 type derivedHistory struct {
-	Key  historyKey `json:"key"`
-	Site *Site      `json:"site"`
+	Key    historyKey   `json:"key"`
+	Site   *Site        `json:"site"`
+	Agents [][]agentRow `json:"agents,omitempty"`
 }
 
 // historyKey computes the key of a site's findings over held batches; ok
@@ -116,17 +201,17 @@ func historyPath(batchDir, host string) string {
 	return filepath.Join(batchDir, DerivedDir, host+".site.json")
 }
 
-func loadHistory(batchDir, host string, key historyKey) (*Site, bool) {
+func loadHistory(batchDir, host string, key historyKey, known map[string]robots.Agent) (*Site, bool) {
 	var d derivedHistory
 	if !readJSON(historyPath(batchDir, host), &d) || d.Site == nil || !slices.Equal(d.Key.Batches, key.Batches) ||
 		!slices.Equal(d.Key.Evidence, key.Evidence) || d.Key.Format != key.Format || d.Key.Code != key.Code ||
-		d.Key.Curation != key.Curation || d.Key.List != key.List {
+		d.Key.Curation != key.Curation || d.Key.List != key.List || !unpackSite(d.Site, d.Agents, known) {
 		return nil, false
 	}
 	return d.Site, true
 }
 
-func saveHistory(batchDir, host string, key historyKey, s *Site) error {
+func saveHistory(batchDir, host string, key historyKey, s *Site, known map[string]robots.Agent) error {
 	if !validUTF8(reflect.ValueOf(s)) {
 		return errors.New("findings hold text that is not UTF-8; not kept")
 	}
@@ -134,7 +219,8 @@ func saveHistory(batchDir, host string, key historyKey, s *Site) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	return writeJSONAtomic(path, derivedHistory{Key: key, Site: s})
+	packed, rows := packSite(s, known)
+	return writeJSONAtomic(path, derivedHistory{Key: key, Site: packed, Agents: rows})
 }
 
 // derivedPaths are the two files of a site in a batch.
@@ -160,10 +246,10 @@ func evidenceKey(batchDir, host, code string) (derivedKey, error) {
 
 // loadDerived reads a site's derived findings when they are current for
 // key; ok is false when they are missing, damaged or stale.
-func loadDerived(batchDir, host string, key derivedKey) (*Site, bool) {
+func loadDerived(batchDir, host string, key derivedKey, known map[string]robots.Agent) (*Site, bool) {
 	path, _ := derivedPaths(batchDir, host)
 	var d derivedFindings
-	if !readJSON(path, &d) || d.Key != key || d.Site == nil {
+	if !readJSON(path, &d) || d.Key != key || d.Site == nil || !unpackSite(d.Site, d.Agents, known) {
 		return nil, false
 	}
 	return d.Site, true
@@ -200,7 +286,7 @@ func readJSON(path string, v any) bool {
 // are never current without their texts. It writes nothing for findings
 // JSON cannot carry unchanged (a string that is not UTF-8 would come back
 // altered): such a site is derived at every build instead.
-func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText) error {
+func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) error {
 	if !validUTF8(reflect.ValueOf(s)) {
 		return errors.New("findings hold text that is not UTF-8; not kept")
 	}
@@ -219,7 +305,8 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 	if err := writeJSONAtomic(textsPath, dt); err != nil {
 		return err
 	}
-	return writeJSONAtomic(findings, derivedFindings{Key: key, Site: s})
+	packed, rows := packSite(s, known)
+	return writeJSONAtomic(findings, derivedFindings{Key: key, Site: packed, Agents: rows})
 }
 
 // writeJSONAtomic writes v to path through a temporary file and a rename,
