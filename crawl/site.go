@@ -149,6 +149,16 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 	return res
 }
 
+// linksOnly keeps of a read footer page what the next hop needs, its
+// links: a site holds its pages' bodies and text only while it reads them,
+// not while it waits out its clock for the pages after.
+func linksOnly(f *fetched) *fetched {
+	if f == nil || f.html == nil {
+		return f
+	}
+	return &fetched{addr: f.addr, status: f.status, contentType: f.contentType, html: &extract.Page{Links: f.html.Links}}
+}
+
 // run follows the plan of design §2: home page, its footer links, one more
 // hop, the well-known files, approved addresses, then what robots.txt names.
 // robots.txt of each host comes first, on demand, before any other request.
@@ -175,7 +185,7 @@ func (r *siteRun) run(ctx context.Context) {
 					continue
 				}
 				if a := r.planLink(l, "footer", home.URL); a != nil {
-					footer = append(footer, r.fetch(ctx, a))
+					footer = append(footer, linksOnly(r.fetch(ctx, a)))
 				}
 			}
 		}
