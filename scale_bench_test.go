@@ -140,7 +140,8 @@ func writeScaleWeb(b *testing.B, dir string, n int) (web, toml string) {
 // procRun is one finished process: its wall time and peak RSS.
 type procRun struct {
 	wall time.Duration
-	rss  int64 // bytes
+	cpu  time.Duration // user and system
+	rss  int64         // bytes
 }
 
 // runBin runs a command to the end; its output goes to logFile.
@@ -159,6 +160,7 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 	if cmd.ProcessState == nil {
 		b.Fatalf("%s: %v", name, err)
 	}
+	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.rss = ru.Maxrss << 10
 	}
@@ -200,8 +202,10 @@ func crawlScale(b *testing.B, bin, web, toml, batches string, hosts int) {
 	r := runBin(b, logFile, name, args...)
 	log := srv.SettledLog(10 * time.Second)
 	floor := scaleFloorOf(log)
-	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s\n", what,
-		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds())
+	perReq := float64(r.cpu.Microseconds()) / float64(len(log))
+	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s, crawler CPU %.0f µs a request\n", what,
+		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq)
+	b.ReportMetric(perReq, "crawl-cpu-µs/req")
 	b.ReportMetric(r.wall.Seconds()/floor.Seconds(), "crawl-wall/floor")
 	b.ReportMetric(float64(r.rss>>20), "crawl-peak-RSS-MB")
 
