@@ -81,11 +81,12 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 	if b.code == "" {
 		b.code = CodeVersion()
 	}
+	var listErrs []error // a batch that cannot be listed holds no site, and fails the build
 	for _, name := range batches {
 		dir := filepath.Join(batchesDir, name)
 		held, err := evidence.Sites(dir)
 		if err != nil {
-			return nil, err
+			listErrs = append(listErrs, err)
 		}
 		b.holds[name] = map[string]bool{}
 		for _, h := range held {
@@ -120,7 +121,7 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 		})
 	}
 	wg.Wait()
-	return out, errors.Join(errs...)
+	return out, errors.Join(append(listErrs, errs...)...)
 }
 
 // maxHistory is how many earlier batches a site's changes are traced through.
