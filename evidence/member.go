@@ -46,7 +46,7 @@ func (w *Writer) writeRaw(m member) (int64, error) {
 		h.Write(p)
 	}
 	var head bytes.Buffer
-	head.Grow(512)
+	head.Grow(1 << 10) // a record's WARC header is 500–900 bytes
 	head.WriteString("WARC/1.1\r\n")
 	line := func(name, value string) {
 		head.WriteString(name)
