@@ -5,7 +5,7 @@ SITES   ?= sites.toml
 BATCHES ?= batches
 OUT     ?= public
 
-.PHONY: help demo test site build bench bench-render browser-test serve vet fmt clean
+.PHONY: help demo test site build bench bench-go bench-render browser-test serve vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  make %-13s %s\n", $$1, $$2}'
@@ -30,7 +30,10 @@ site: $(BIN) ## crawl the real list (sites.toml) into batches/, then build publi
 build: $(BIN) ## build public/ from the evidence already in batches/ (no network)
 	$(BIN) build -sites $(SITES) -batches $(BATCHES) -out $(OUT)
 
-bench: ## run the benchmarks and print their numbers
+bench: $(BIN) ## crawl 2,000 loopback hosts and build them (cold vs Hugo, with 8 earlier batches vs the newest alone): the user's commands, timed
+	CRAWLSIGNALS_BIN=$(abspath $(BIN)) $(GO) test -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -timeout 60m .
+
+bench-go: ## run every Go benchmark of every package and print their numbers
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 bench-render: ## render a synthetic 10,000-site directory, and the same with Hugo: pages/s, peak RSS, time ratio

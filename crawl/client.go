@@ -88,6 +88,11 @@ type ClientOptions struct {
 	// testing/synctest bubble). Nothing is dialed, so the address guard has
 	// nothing to check; the timeouts and the transfer floor still apply.
 	Transport http.RoundTripper
+	// MaxIdleConns bounds the idle connections kept for reuse over all
+	// hosts (0: 64), so that descriptors depend on the requests in flight
+	// and not on the number of hosts (IdleConnsFor sizes it from the
+	// process's open-files limit).
+	MaxIdleConns int
 }
 
 // NewClient returns the honest client of design §2.2: HTTP/1.1, certificate
@@ -102,6 +107,10 @@ func NewClient(opts ClientOptions) *http.Client {
 		resolver: opts.Resolver,
 		policy:   PolicyTimeouts(),
 		test:     opts.Timeouts.orPolicy(),
+		maxIdle:  opts.MaxIdleConns,
+	}
+	if g.maxIdle <= 0 {
+		g.maxIdle = 64
 	}
 	if g.resolver == nil {
 		g.resolver = net.DefaultResolver
@@ -139,6 +148,7 @@ type guard struct {
 	resolver Resolver
 	policy   Timeouts
 	test     Timeouts // for requests that cannot leave the machine
+	maxIdle  int      // idle connections kept over all hosts
 
 	real     *http.Transport   // policy timeouts
 	testReal *http.Transport   // test timeouts, for loopback-mapped hosts; nil when the same
@@ -167,6 +177,7 @@ func (g *guard) transport(t Timeouts, roots *x509.CertPool) *http.Transport {
 		// A non-nil empty map turns HTTP/2 off: one plain exchange at a time.
 		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{},
 		MaxIdleConnsPerHost: 1,
+		MaxIdleConns:        g.maxIdle,
 		IdleConnTimeout:     30 * time.Second,
 		Proxy:               nil, // never through a proxy: the guard must see the real address
 	}

@@ -79,6 +79,26 @@ func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host str
 		// than RobotsMaxAge): not asked again.
 		return r.reuse(a, rawURL, host, x, always)
 	}
+	for i := 0; ; i++ {
+		ans, err := r.send(ctx, a, rawURL, host, always)
+		if err == nil || !errors.Is(err, errLocal) {
+			return ans, err
+		}
+		if i == len(localRetries) {
+			r.werr = err // the site fails loudly: never a gap for our own failure
+			return nil, err
+		}
+		r.c.cfg.Logger.Warn("local failure; trying the request again", "url", rawURL, "err", err)
+		if err := pause(ctx, localRetries[i]); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// send makes one paced request and records it. A request that failed for
+// a local reason (errLocal) never left the machine: it is not recorded,
+// and the host's clock is not moved by it.
+func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host string, always bool) (*answer, error) {
 	done, err := r.c.pacer.wait(ctx, host)
 	if err != nil {
 		return nil, err
@@ -113,6 +133,11 @@ func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host str
 	raw := evidence.RawExchange{Time: started, Request: req, IP: remote, Meta: map[string]string{
 		"found-via": a.FoundVia, "address": a.URL,
 	}}
+	if err != nil && isLocal(err) {
+		release(0, 0)
+		r.requests--
+		return nil, fmt.Errorf("%s: %w: %v", rawURL, errLocal, unwrapURLError(err))
+	}
 	if err != nil {
 		release(0, hangUpGrace) // the server may still be working on it
 		raw.Err = err.Error()
@@ -189,7 +214,9 @@ func (r *siteRun) read(rawURL string, status int, header http.Header, body []byt
 }
 
 func (r *siteRun) record(a *evidence.Address, raw evidence.RawExchange) error {
+	r.c.files <- struct{}{}
 	ex, err := r.w.Record(raw)
+	<-r.c.files
 	if errors.Is(err, evidence.ErrRecordRefused) {
 		return fmt.Errorf("%w: %v", errNotRecorded, err)
 	}

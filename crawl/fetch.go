@@ -185,7 +185,7 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 				r.gap(a, evidence.ReasonFormat, err.Error())
 				return nil
 			}
-			if ctx.Err() != nil || errors.Is(err, errEvidence) {
+			if ctx.Err() != nil || errors.Is(err, errEvidence) || errors.Is(err, errLocal) {
 				r.gap(a, evidence.ReasonNoAnswer, err.Error())
 				return nil
 			}

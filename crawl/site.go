@@ -69,7 +69,9 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		"min-delay":  c.cfg.MinDelay.String(),
 		"user-agent": UserAgent,
 	}
+	c.files <- struct{}{}
 	w, err := evidence.Create(dir, s.Host, info)
+	<-c.files
 	if err != nil {
 		res.Err = err
 		return res
@@ -135,9 +137,11 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		res.Err = err
 		return res
 	}
+	c.files <- struct{}{}
 	if err := evidence.WriteTexts(dir, s.Host, r.savedTexts()); err != nil {
 		res.Err = fmt.Errorf("saving the text of read pages: %w", err)
 	}
+	<-c.files
 	for _, a := range r.m.Addresses {
 		switch a.Outcome {
 		case evidence.OutcomeRead:
@@ -177,7 +181,10 @@ func (r *siteRun) finish(ctx context.Context) error {
 		end.fail()
 		return err
 	}
-	if err := r.w.Seal(); err != nil {
+	r.c.files <- struct{}{} // sealing syncs the file: one of the bounded open files
+	err = r.w.Seal()
+	<-r.c.files
+	if err != nil {
 		end.fail()
 		return err
 	}
@@ -187,7 +194,19 @@ func (r *siteRun) finish(ctx context.Context) error {
 		// does not read it.
 		return fmt.Errorf("its manifest would point at records of %s, whose WARC could not be completed", site)
 	}
+	r.c.files <- struct{}{}
+	defer func() { <-r.c.files }()
 	return r.w.Close(r.m)
+}
+
+// linksOnly keeps of a read footer page what the next hop needs, its
+// links: a site holds its pages' bodies and text only while it reads them,
+// not while it waits out its clock for the pages after.
+func linksOnly(f *fetched) *fetched {
+	if f == nil || f.html == nil {
+		return f
+	}
+	return &fetched{addr: f.addr, status: f.status, contentType: f.contentType, html: &extract.Page{Links: f.html.Links}}
 }
 
 // run follows the plan of design §2: home page, its footer links, one more
@@ -216,7 +235,7 @@ func (r *siteRun) run(ctx context.Context) {
 					continue
 				}
 				if a := r.planLink(l, "footer", home.URL); a != nil {
-					footer = append(footer, r.fetch(ctx, a))
+					footer = append(footer, linksOnly(r.fetch(ctx, a)))
 				}
 			}
 		}

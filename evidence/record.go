@@ -1,6 +1,7 @@
 package evidence
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -37,9 +38,8 @@ var ErrRecordRefused = errors.New("record refused")
 
 // Record writes x as a request record, a response record when there was an
 // answer, and a metadata record, each its own gzip member, and returns where
-// they are. Only the response body is held in memory (the caller's Body);
-// gowarc buffers each record's block, spilling to a temporary file beyond
-// 1 MiB, so bodies of 10 MB are fine.
+// they are. Only the response body is held in memory (the caller's Body,
+// at most 10 MB), and it is written as it is, never copied.
 //
 // After an error the WARC may hold a partial record: the Writer then refuses
 // further records and Close, and the caller should Abort.
@@ -65,109 +65,99 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 	}
 	target := x.Request.URL.String()
 	ex := Exchange{URL: target}
-
-	// Build both HTTP records before writing either, so each can name the
-	// other in WARC-Concurrent-To (gowarc assigns IDs in Build).
-	req, err := w.buildHTTP(gowarc.Request, target, x, requestHead(x.Request), nil)
+	reqID, err := newRecordID()
 	if err != nil {
 		return Exchange{}, err
 	}
-	defer req.Close()
-	var resp gowarc.WarcRecord
+	date := x.Time.UTC().Format(time.RFC3339Nano)
+	ip := warcIP(x.IP)
+	httpFields := func(typ, id string) []field {
+		f := []field{{"WARC-Type", typ}, {"WARC-Target-URI", target}, {"WARC-Date", date},
+			{"Content-Type", "application/http;msgtype=" + typ}}
+		if ip != "" {
+			f = append(f, field{"WARC-IP-Address", ip})
+		}
+		return append(f, field{"WARC-Record-ID", "<" + id + ">"})
+	}
+
+	// Every record is built before anything is written, so an error here
+	// leaves no half-recorded exchange in the file. What no WARC reader
+	// could parse is refused: that costs the exchange, never the file.
+	if strings.ContainsFunc(target, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
+		return Exchange{}, fmt.Errorf("evidence: %s: %q: %w: white space or a control character in the address", w.site, target, ErrRecordRefused)
+	}
+	head := requestHead(x.Request)
+	if err := checkHead(head); err != nil {
+		return Exchange{}, fmt.Errorf("evidence: %s: request record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
+	}
+	none := sha256.Sum256(nil)
+	req := member{fields: httpFields("request", reqID), block: [][]byte{head}, payload: sha256Label(none[:])}
+	var resp *member
+	refersTo := reqID
 	if x.Response != nil {
-		resp, err = w.buildHTTP(gowarc.Response, target, x, responseHead(x.Response), x.Body)
+		respID, err := newRecordID()
 		if err != nil {
 			return Exchange{}, err
 		}
-		defer resp.Close()
-		req.WarcHeader().AddId(gowarc.WarcConcurrentTo, resp.RecordId())
-		resp.WarcHeader().AddId(gowarc.WarcConcurrentTo, req.RecordId())
-
+		head := responseHead(x.Response)
+		if err := checkHead(head); err != nil {
+			return Exchange{}, fmt.Errorf("evidence: %s: response record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
+		}
 		sum := sha256.Sum256(x.Body)
+		resp = &member{fields: httpFields("response", respID), block: [][]byte{head, x.Body}, payload: sha256Label(sum[:])}
+		switch {
+		case x.Truncated:
+			resp.fields = append(resp.fields, field{"WARC-Truncated", "length"})
+		case x.Err != "":
+			// An error after the head arrived: the body may be cut short
+			// for a reason we cannot name more exactly.
+			resp.fields = append(resp.fields, field{"WARC-Truncated", "unspecified"})
+		}
+		req.fields = append(req.fields, field{"WARC-Concurrent-To", "<" + respID + ">"})
+		resp.fields = append(resp.fields, field{"WARC-Concurrent-To", "<" + reqID + ">"})
 		ex.PayloadSHA256 = hex.EncodeToString(sum[:])
 		ex.Status = x.Response.StatusCode
-		ex.ResponseID = resp.RecordId()
-		// Our digest and gowarc's must agree, or the payload gowarc saw
-		// is not the body we were given (a head/body split gone wrong).
-		if got := resp.WarcHeader().Get(gowarc.WarcPayloadDigest); got != "sha256:"+ex.PayloadSHA256 {
-			return Exchange{}, fmt.Errorf("evidence: %s: %s: %w: payload digest %s, want sha256:%s", w.site, target, ErrRecordRefused, got, ex.PayloadSHA256)
-		}
+		ex.ResponseID = respID
+		refersTo = respID
 	}
-
-	// The metadata record too is built before anything is written, so an
-	// error here leaves no half-recorded exchange in the file.
-	meta, err := w.buildMetadata(target, x, req, resp)
+	meta, err := w.metadata(target, date, x, refersTo)
 	if err != nil {
 		return Exchange{}, err
 	}
-	defer meta.Close()
 
-	if ex.RequestOffset, err = w.writeMember(req); err != nil {
-		return Exchange{}, err
-	}
-	w.requests[ex.RequestOffset] = true
-	if resp != nil {
-		if ex.ResponseOffset, err = w.writeMember(resp); err != nil {
-			return Exchange{}, err
-		}
-		w.responses[ex.ResponseOffset] = ex.ResponseID
-	}
-
-	if _, err := w.writeMember(meta); err != nil {
+	if err := w.openFile(); err != nil {
+		w.err = err
 		return Exchange{}, err
 	}
 	// Each whole exchange reaches the file before the next request: a
 	// process killed later (kill -9) leaves it readable in the .open file,
 	// so a resumed batch reuses it instead of asking the site again.
-	if err := w.buf.Flush(); err != nil {
-		w.err = fmt.Errorf("evidence: %s: %w", w.openPath, err)
-		return Exchange{}, w.err
+	defer w.detach()
+	if ex.RequestOffset, err = w.writeRaw(req); err != nil {
+		return Exchange{}, err
+	}
+	w.requests[ex.RequestOffset] = true
+	if resp != nil {
+		if ex.ResponseOffset, err = w.writeRaw(*resp); err != nil {
+			return Exchange{}, err
+		}
+		w.responses[ex.ResponseOffset] = ex.ResponseID
+	}
+
+	if _, err := w.writeRaw(meta); err != nil {
+		return Exchange{}, err
+	}
+	if err := w.detach(); err != nil {
+		return Exchange{}, err
 	}
 	return ex, nil
 }
 
-// buildHTTP builds a request or response record whose block is head
-// followed by body.
-func (w *Writer) buildHTTP(typ gowarc.RecordType, target string, x RawExchange, head, body []byte) (gowarc.WarcRecord, error) {
-	gowarcOptionsMu.Lock()
-	rb := gowarc.NewRecordBuilder(typ, recordOptions()...)
-	gowarcOptionsMu.Unlock()
-	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
-	rb.AddWarcHeaderTime(gowarc.WarcDate, x.Time)
-	rb.AddWarcHeader(gowarc.ContentType, "application/http;msgtype="+strings.ToLower(typ.String()))
-	if ip := warcIP(x.IP); ip != "" {
-		rb.AddWarcHeader(gowarc.WarcIPAddress, ip)
-	}
-	if typ == gowarc.Response {
-		switch {
-		case x.Truncated:
-			rb.AddWarcHeader(gowarc.WarcTruncated, "length")
-		case x.Err != "":
-			// An error after the head arrived: the body may be cut short
-			// for a reason we cannot name more exactly.
-			rb.AddWarcHeader(gowarc.WarcTruncated, "unspecified")
-		}
-	}
-	_, err := rb.Write(head)
-	if err == nil && len(body) > 0 {
-		_, err = rb.Write(body)
-	}
-	if err != nil {
-		_ = rb.Close()
-		return nil, fmt.Errorf("evidence: %s: %s record for %s: %w: %w", w.site, typ, target, ErrRecordRefused, err)
-	}
-	rec, err := build(rb)
-	if err != nil {
-		return nil, fmt.Errorf("evidence: %s: %s record for %s: %w: %w", w.site, typ, target, ErrRecordRefused, err)
-	}
-	return rec, nil
-}
-
-// buildMetadata records what the HTTP records cannot hold: the fetch time,
-// the address, the transport error, the cut at the cap, what we changed in
-// the stored head, and the crawler's own fields (Meta). It refers to the
-// response, or to the request when there was no answer.
-func (w *Writer) buildMetadata(target string, x RawExchange, req, resp gowarc.WarcRecord) (gowarc.WarcRecord, error) {
+// metadata builds the record of what the HTTP records cannot hold: the
+// fetch time, the address, the transport error, the cut at the cap, what we
+// changed in the stored head, and the crawler's own fields (Meta). It
+// refers to the response, or to the request when there was no answer.
+func (w *Writer) metadata(target, date string, x RawExchange, refersTo string) (member, error) {
 	var f fields
 	f.add("fetch-time", x.Time.UTC().Format(time.RFC3339Nano))
 	if x.IP != "" {
@@ -194,27 +184,19 @@ func (w *Writer) buildMetadata(target string, x RawExchange, req, resp gowarc.Wa
 	for _, k := range slices.Sorted(maps.Keys(x.Meta)) {
 		f.add(k, x.Meta[k])
 	}
-
-	gowarcOptionsMu.Lock()
-	rb := gowarc.NewRecordBuilder(gowarc.Metadata, recordOptions()...)
-	gowarcOptionsMu.Unlock()
-	rb.AddWarcHeader(gowarc.WarcTargetURI, target)
-	rb.AddWarcHeaderTime(gowarc.WarcDate, x.Time)
-	rb.AddWarcHeader(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	refersTo := req
-	if resp != nil {
-		refersTo = resp
-	}
-	rb.AddWarcHeader(gowarc.WarcConcurrentTo, "<"+refersTo.RecordId()+">")
-	if err := f.writeTo(rb); err != nil {
-		_ = rb.Close()
-		return nil, fmt.Errorf("evidence: %s: metadata record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
-	}
-	rec, err := build(rb)
+	id, err := newRecordID()
 	if err != nil {
-		return nil, fmt.Errorf("evidence: %s: metadata record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
+		return member{}, err
 	}
-	return rec, nil
+	var block bytes.Buffer
+	if err := f.writeTo(&block); err != nil {
+		return member{}, err
+	}
+	return member{
+		fields: []field{{"WARC-Type", "metadata"}, {"WARC-Target-URI", target}, {"WARC-Date", date},
+			{"Content-Type", gowarc.ApplicationWarcFields}, {"WARC-Concurrent-To", "<" + refersTo + ">"}, {"WARC-Record-ID", "<" + id + ">"}},
+		block: [][]byte{block.Bytes()},
+	}, nil
 }
 
 // warcIP returns the IP address of addr ("1.2.3.4", "1.2.3.4:443",

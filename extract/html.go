@@ -532,7 +532,16 @@ func (w *walker) resolve(href string) (string, string) {
 // are removed.
 func parseHref(href string) (*url.URL, error) {
 	href = strings.Trim(href, " \t\n\f\r")
-	href = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(href)
+	if strings.ContainsAny(href, "\t\n\r") {
+		// Rare: most links hold none, and a Replacer built per link was
+		// about 7 % of all a crawl allocated.
+		href = strings.Map(func(r rune) rune {
+			if r == '\t' || r == '\n' || r == '\r' {
+				return -1
+			}
+			return r
+		}, href)
+	}
 	return url.Parse(href)
 }
 

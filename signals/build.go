@@ -9,16 +9,19 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -35,13 +38,28 @@ type Options struct {
 	// PDF takes a PDF's text. The command runs it in a child process
 	// (extract.PDFIsolated); nil reads in process, for tests.
 	PDF func(body []byte) (string, error)
+	// Workers is how many sites are derived at once; GOMAXPROCS when 0.
+	// The findings are the same whatever the number.
+	Workers int
+	// Code names the deriving code in the key of derived files; the
+	// executable's digest (CodeVersion) when empty.
+	Code string
+	// Fresh derives every batch from its WARC, reading no derived file
+	// (it still keeps what it derives): for checks that must rest on the
+	// evidence alone, such as `verify`.
+	Fresh bool
 }
 
-// builder holds one build's options and the batches it reads.
+// builder holds one build's options and what it knows of the batches:
+// which sites each holds and each batch's kind, read once per build.
 type builder struct {
 	opt        Options
+	code       string
 	batchesDir string
 	batches    []string
+	holds      map[string]map[string]bool // batch → sites with a manifest in it
+	kinds      map[string]string          // batch → kind of its batch.json ("crawl", "recheck")
+	agents     map[string]robots.Agent    // the agents list by token, for derived files
 }
 
 // Build derives the findings of every site in the list from the newest
@@ -58,21 +76,52 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	b := &builder{opt: opt, batchesDir: batchesDir, batches: batches}
-	var out []*Site
-	var errs []error
-	for i := range list.Sites {
-		cur, err := LoadCuration(opt.Content, list.Sites[i].Host)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		s, err := b.site(&list.Sites[i], cur)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		out = append(out, s)
+	b := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, batches: batches,
+		holds: map[string]map[string]bool{}, kinds: map[string]string{}, agents: knownAgents()}
+	if b.code == "" {
+		b.code = CodeVersion()
 	}
-	return out, errors.Join(errs...)
+	var listErrs []error // a batch that cannot be listed holds no site, and fails the build
+	for _, name := range batches {
+		dir := filepath.Join(batchesDir, name)
+		held, err := evidence.Sites(dir)
+		if err != nil {
+			listErrs = append(listErrs, err)
+		}
+		b.holds[name] = map[string]bool{}
+		for _, h := range held {
+			b.holds[name][h] = true
+		}
+		if rec, err := evidence.ReadBatchStart(dir, ""); err == nil {
+			b.kinds[name] = rec.Kind
+		}
+	}
+	n := len(list.Sites)
+	out := make([]*Site, n)
+	errs := make([]error, n)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Each site is derived on its own, into its own slot: the result and
+	// the order of the errors do not depend on how many run at once.
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, max(n, 1)) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				cur, cerr := LoadCuration(opt.Content, list.Sites[i].Host)
+				s, err := b.site(&list.Sites[i], cur)
+				out[i], errs[i] = s, errors.Join(cerr, err)
+			}
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(append(listErrs, errs...)...)
 }
 
 // maxHistory is how many earlier batches a site's changes are traced through.
@@ -83,7 +132,7 @@ const maxHistory = 8
 func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	var held []string
 	for _, b := range bd.batches {
-		if _, err := os.Stat(filepath.Join(bd.batchesDir, b, ls.Host+".json")); err == nil {
+		if bd.holds[b][ls.Host] {
 			held = append(held, b)
 		}
 	}
@@ -114,20 +163,42 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	if len(held) > maxHistory+1 {
 		held = held[len(held)-maxHistory-1:]
 	}
+	// The site's findings with their history are derived too: kept beside
+	// the newest batch, keyed by every batch they rest on, the curation and
+	// the list entry, so a build with a long history reads one file.
+	// A single batch needs no history file: its derived findings are read
+	// as cheaply, and a cold build writes one file less per site.
+	hkey, hkeyed := bd.historyKey(ls, cur0, held)
+	hkeyed = hkeyed && len(held) > 1
+	newestDir := filepath.Join(bd.batchesDir, held[len(held)-1])
+	if hkeyed && !bd.opt.Fresh {
+		if s, ok := loadHistory(newestDir, ls.Host, hkey, bd.agents); ok {
+			fromList(s, ls)
+			s.Rechecked = rechecked
+			return s, nil
+		}
+	}
 	var prev, cur *Site
-	var prevTexts map[string]pageText
+	var prevTexts func() map[string]pageText
 	changes := []Change{}
 	history := []BatchVerdicts{}
 	var err error
+	clean := true                       // every batch derived without damage or a passing failure
 	lastVerified := map[string]string{} // curated quote text → newest batch date it verified
 	for i, b := range held {
 		var e error
-		var texts map[string]pageText
-		cur, texts, e = bd.fromBatch(ls, filepath.Join(bd.batchesDir, b), b)
+		var texts func() map[string]pageText
+		var ok bool
+		cur, texts, ok, e = bd.derive(ls, b)
+		clean = clean && ok
 		if i == len(held)-1 {
 			err = e // only the newest batch's damage fails the build
 		}
-		applyCuration(cur, cur0, texts)
+		var pages map[string]pageText
+		if cur0 != nil && len(cur0.Quotes) > 0 {
+			pages = texts() // only curated quotes need the pages' text
+		}
+		applyCuration(cur, cur0, pages)
 		for j := range cur.Quotes {
 			q := &cur.Quotes[j]
 			if q.Source != "curated" {
@@ -151,6 +222,11 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	}
 	cur.Changes = changes
 	cur.History = history
+	if hkeyed && clean && err == nil {
+		if e := saveHistory(newestDir, ls.Host, hkey, cur, bd.agents); e != nil {
+			bd.opt.Log.Debug("derived history not kept", "site", ls.Host, "err", e)
+		}
+	}
 	cur.Rechecked = rechecked
 	return cur, err
 }
@@ -174,8 +250,7 @@ func (bd *builder) rechecked(ls *sites.Site, held []string) []string {
 		add(d)
 	}
 	for _, b := range held {
-		rec, err := evidence.ReadBatchStart(filepath.Join(bd.batchesDir, b), "")
-		if err != nil || rec.Kind != "recheck" {
+		if bd.kinds[b] != "recheck" {
 			continue
 		}
 		if t, err := evidence.ParseBatchName(b); err == nil {
@@ -198,13 +273,54 @@ func newSite(ls *sites.Site) *Site {
 	}
 }
 
+// derive gives the findings of one batch of a site: from its derived file
+// when that is current, else from the WARC, keeping what it derived. texts
+// gives the visible text of the pages read, loaded only when called.
+// clean is false when the findings hold damage or a failure that may pass.
+func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() map[string]pageText, clean bool, err error) {
+	dir := filepath.Join(bd.batchesDir, batch)
+	key, kerr := evidenceKey(dir, ls.Host, bd.code)
+	keyed := kerr == nil && bd.code != ""
+	if keyed && !bd.opt.Fresh {
+		if s, ok := loadDerived(dir, ls.Host, key, bd.agents); ok {
+			fromList(s, ls)
+			return s, func() map[string]pageText {
+				if t, ok := loadDerivedTexts(dir, ls.Host, key); ok {
+					return t
+				}
+				_, t, _, _ := bd.fromBatch(ls, dir, batch) // the texts file alone is gone
+				return t
+			}, true, nil
+		}
+	}
+	s, pages, transient, err := bd.fromBatch(ls, dir, batch)
+	// Damage is found again at every build, and a page whose text a child
+	// process could not give may give it next time: neither is kept.
+	if keyed && err == nil && !transient {
+		if err := saveDerived(dir, ls.Host, key, s, pages, bd.agents); err != nil {
+			bd.opt.Log.Debug("derived findings not kept", "site", ls.Host, "batch", batch, "err", err)
+		}
+	}
+	return s, func() map[string]pageText { return pages }, err == nil && !transient, err
+}
+
+// fromList sets what a site's findings take from the list rather than from
+// evidence: a name or category edited in sites.toml shows without deriving
+// again.
+func fromList(s *Site, ls *sites.Site) {
+	s.Host, s.Name, s.URL, s.Category, s.Hosts = ls.Host, ls.Name, ls.URL, ls.Category, ls.Hosts
+	s.Blocked, s.BlockedSince, s.Notes = ls.Blocked, ls.BlockedSince, ls.Notes
+}
+
 // fromBatch derives the findings of one batch's evidence of a site.
-func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map[string]pageText, error) {
-	s := newSite(ls)
-	texts := map[string]pageText{}
+// transient is set when a page's text could not be taken for a reason that
+// may not hold next time (a PDF read in a child process).
+func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, texts map[string]pageText, transient bool, err error) {
+	s = newSite(ls)
+	texts = map[string]pageText{}
 	es, err := evidence.OpenSite(batchDir, ls.Host)
 	if err != nil {
-		return s, texts, fmt.Errorf("%s: %w", ls.Host, err)
+		return s, texts, false, fmt.Errorf("%s: %w", ls.Host, err)
 	}
 	m := es.Manifest
 	s.Batch = batch
@@ -242,6 +358,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 				continue // shown in the robots.txt section
 			}
 			rr := bd.readDocument(es, a)
+			transient = transient || rr.transient
 			rr.doc.Role = roleOf(a, s)
 			if rr.damage != nil {
 				// Damaged evidence fails the build and verify, naming the
@@ -274,7 +391,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 		}
 	}
 	s.Signals.TDMReservation = tdmFor(s, home)
-	return s, texts, errors.Join(errs...)
+	return s, texts, transient, errors.Join(errs...)
 }
 
 // applyCuration adds a curator's quotes (each verified against this batch),
@@ -346,6 +463,9 @@ type readResult struct {
 	header http.Header
 	meta   map[string][]string
 	damage error // the stored answer could not be read back (names the record)
+	// transient is set when the text could not be taken for a reason that
+	// may pass (the PDF reader's child process failed).
+	transient bool
 }
 
 // evidenceUnreadable is what a page says of an address whose stored answer
@@ -393,7 +513,7 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 	case "pdf":
 		rr.text, err = bd.opt.PDF(body)
 		if err != nil {
-			doc.TextError = err.Error()
+			doc.TextError, rr.transient = err.Error(), true
 		}
 		rr.blocks = strings.Split(rr.text, "\n")
 		rr.text = extract.Normalize(rr.text)

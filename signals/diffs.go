@@ -27,8 +27,11 @@ func robotsDiffs(old, cur *Site) []Diff {
 }
 
 // documentDiffs lists, for each document read in both batches whose text
-// changed, the sentences that appeared and those that disappeared.
-func documentDiffs(old, cur *Site, oldTexts, curTexts map[string]pageText) []Diff {
+// changed, the sentences that appeared and those that disappeared. The
+// texts are asked for only when some document changed: reading them is the
+// costly part of a build with history.
+func documentDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]pageText) []Diff {
+	var oldTexts, curTexts map[string]pageText
 	was := map[string]Document{}
 	for _, d := range old.Read {
 		was[d.URL] = d
@@ -38,6 +41,9 @@ func documentDiffs(old, cur *Site, oldTexts, curTexts map[string]pageText) []Dif
 		o, ok := was[d.URL]
 		if !ok || d.Role != RolePolicy || o.TextSHA256 == d.TextSHA256 || o.TextSHA256 == "" || d.TextSHA256 == "" {
 			continue
+		}
+		if oldTexts == nil {
+			oldTexts, curTexts = oldTextsOf(), curTextsOf()
 		}
 		ot, ok1 := oldTexts[d.URL]
 		ct, ok2 := curTexts[d.URL]

@@ -22,7 +22,10 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
-	all, err := signals.Build(list, *batches, buildOptions(e, contentFS(*content)))
+	// Quotes are checked against the evidence itself, never a derived file.
+	opt := buildOptions(e, contentFS(*content))
+	opt.Fresh = true
+	all, err := signals.Build(list, *batches, opt)
 	if ctx.Err() != nil {
 		return fmt.Errorf("verify interrupted: %w", ctx.Err())
 	}

@@ -1,0 +1,409 @@
+package signals
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// Derived findings (design §4): what one batch's evidence of one site
+// yields, kept beside the evidence in BATCH/.derived/ so that a build reads
+// it instead of re-reading and re-extracting every page of every batch. A
+// derived file is a cache, never evidence: it is keyed by the digest of the
+// manifest it was derived from, the size of the WARC, and the version of
+// the deriving code; a build that finds it missing, unreadable or keyed
+// otherwise derives again from the WARC. Deleting the folder is always safe.
+// The folder's name starts with a dot, which no site name can, so neither
+// evidence.Sites nor `evidence verify` ever sees it.
+
+// DerivedDir is the folder of a batch that holds its derived files.
+const DerivedDir = ".derived"
+
+// derivedFormat changes whenever the layout of a derived file changes.
+const derivedFormat = 1
+
+// derivedKey says what a derived file was derived from and by what code.
+type derivedKey struct {
+	Format int    `json:"format"`
+	Code   string `json:"code"`
+	// Manifest is the sha256 of the site's manifest, which names every
+	// record read and its payload digest; WARCSize the size of the WARC.
+	Manifest string `json:"manifest_sha256"`
+	WARCSize int64  `json:"warc_size"`
+}
+
+// derivedFindings is BATCH/.derived/SITE.json: the findings of the batch
+// before anything outside the evidence is applied (the list's names,
+// curation, history).
+type derivedFindings struct {
+	Key  derivedKey `json:"key"`
+	Site *Site      `json:"site"`
+	// Agents are the agents tables of the site's robots.txt sections,
+	// kept short (see packSite); nil when Site holds them whole.
+	Agents [][]agentRow `json:"agents,omitempty"`
+}
+
+// agentRow is one row of an agents table as a derived file keeps it: what
+// robots.txt says to the crawler. Its operator, purpose and the rest are
+// the agents list's, which is part of the code the key names; three
+// quarters of a site's findings were these repeated facts.
+type agentRow struct {
+	Agent       string `json:"a"`
+	Group       string `json:"g"`
+	RootAllowed *bool  `json:"r"`
+	Line        int    `json:"l,omitempty"`
+}
+
+// packSite returns a copy of s without its agents tables, and the tables
+// as rows; or s itself and nil when some row would not come back the same.
+func packSite(s *Site, known map[string]robots.Agent) (*Site, [][]agentRow) {
+	c := *s
+	c.OtherRobots = slices.Clone(s.OtherRobots)
+	sections := append([]*Robots{&c.Robots}, pointers(c.OtherRobots)...)
+	var rows [][]agentRow
+	for _, r := range sections {
+		var rs []agentRow // nil for a nil table, empty for an empty one: JSON keeps the difference
+		if r.Agents != nil {
+			rs = []agentRow{}
+		}
+		for _, a := range r.Agents {
+			rs = append(rs, agentRow{Agent: a.Agent, Group: a.Group, RootAllowed: a.RootAllowed, Line: a.Line})
+		}
+		if back := unpackAgents(rs, known); !reflect.DeepEqual(back, r.Agents) {
+			return s, nil
+		}
+		rows = append(rows, rs)
+		r.Agents = nil
+	}
+	return &c, rows
+}
+
+// unpackSite puts back the agents tables packSite took out.
+func unpackSite(s *Site, rows [][]agentRow, known map[string]robots.Agent) bool {
+	if rows == nil {
+		return true
+	}
+	sections := append([]*Robots{&s.Robots}, pointers(s.OtherRobots)...)
+	if len(rows) != len(sections) {
+		return false
+	}
+	for i, r := range sections {
+		r.Agents = unpackAgents(rows[i], known)
+	}
+	return true
+}
+
+func unpackAgents(rows []agentRow, known map[string]robots.Agent) []Agent {
+	var out []Agent
+	if rows != nil {
+		out = []Agent{}
+	}
+	for _, r := range rows {
+		k := known[r.Agent]
+		out = append(out, Agent{Agent: r.Agent, ParserToken: k.ParserToken(), Note: k.Note, Operator: k.Operator,
+			Purpose: k.Purpose, Category: k.Category, Group: r.Group, RootAllowed: r.RootAllowed, Line: r.Line})
+	}
+	return out
+}
+
+func pointers(rs []Robots) []*Robots {
+	out := make([]*Robots, len(rs))
+	for i := range rs {
+		out[i] = &rs[i]
+	}
+	return out
+}
+
+// knownAgents is the agents list by token.
+func knownAgents() map[string]robots.Agent {
+	out := map[string]robots.Agent{}
+	for _, a := range robots.Agents() {
+		out[a.Token] = a
+	}
+	return out
+}
+
+// derivedTexts is BATCH/.derived/SITE.texts.json: the visible text of each
+// page read, by address, for checking curated quotes. It is kept apart
+// from the findings because most builds never need it.
+type derivedTexts struct {
+	Key   derivedKey    `json:"key"`
+	Texts []derivedText `json:"texts"`
+}
+
+type derivedText struct {
+	URL    string `json:"url"`
+	Text   string `json:"text"`
+	ReadAt string `json:"read_at"`
+}
+
+// historyKey says what a site's findings with their history rest on: the
+// evidence of every batch used, the curation and the list entry.
+type historyKey struct {
+	Format   int          `json:"format"`
+	Code     string       `json:"code"`
+	Batches  []string     `json:"batches"`
+	Evidence []derivedKey `json:"evidence"`
+	Curation string       `json:"curation_sha256"`
+	List     string       `json:"list_sha256"`
+}
+
+// derivedHistory is NEWEST/.derived/SITE.site.json: the site's findings as
+// a build shows them, changes since earlier batches included.
+type derivedHistory struct {
+	Key    historyKey   `json:"key"`
+	Site   *Site        `json:"site"`
+	Agents [][]agentRow `json:"agents,omitempty"`
+}
+
+// historyKey computes the key of a site's findings over held batches; ok
+// is false when some evidence cannot be keyed (then nothing is kept).
+func (bd *builder) historyKey(ls *sites.Site, cur *Curation, held []string) (historyKey, bool) {
+	if bd.code == "" {
+		return historyKey{}, false
+	}
+	k := historyKey{Format: derivedFormat, Code: bd.code, Batches: held, Curation: digestJSON(cur), List: digestJSON(ls)}
+	for _, b := range held {
+		ek, err := evidenceKey(filepath.Join(bd.batchesDir, b), ls.Host, bd.code)
+		if err != nil {
+			return historyKey{}, false
+		}
+		k.Evidence = append(k.Evidence, ek)
+	}
+	return k, k.Curation != "" && k.List != ""
+}
+
+// digestJSON is the sha256 of v's JSON encoding; "" when it has none.
+func digestJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func historyPath(batchDir, host string) string {
+	return filepath.Join(batchDir, DerivedDir, host+".site.json")
+}
+
+func loadHistory(batchDir, host string, key historyKey, known map[string]robots.Agent) (*Site, bool) {
+	var d derivedHistory
+	if !readJSON(historyPath(batchDir, host), &d) || d.Site == nil || !slices.Equal(d.Key.Batches, key.Batches) ||
+		!slices.Equal(d.Key.Evidence, key.Evidence) || d.Key.Format != key.Format || d.Key.Code != key.Code ||
+		d.Key.Curation != key.Curation || d.Key.List != key.List || !unpackSite(d.Site, d.Agents, known) {
+		return nil, false
+	}
+	return d.Site, true
+}
+
+func saveHistory(batchDir, host string, key historyKey, s *Site, known map[string]robots.Agent) error {
+	if !validUTF8(reflect.ValueOf(s)) {
+		return errors.New("findings hold text that is not UTF-8; not kept")
+	}
+	path := historyPath(batchDir, host)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	packed, rows := packSite(s, known)
+	return writeJSONAtomic(path, derivedHistory{Key: key, Site: packed, Agents: rows})
+}
+
+// derivedPaths are the two files of a site in a batch.
+func derivedPaths(batchDir, host string) (findings, texts string) {
+	d := filepath.Join(batchDir, DerivedDir)
+	return filepath.Join(d, host+".json"), filepath.Join(d, host+".texts.json")
+}
+
+// evidenceKey computes the key of a site's evidence in a batch as it is
+// now: the manifest is read whole (it is small), the WARC only stat'ed.
+func evidenceKey(batchDir, host, code string) (derivedKey, error) {
+	data, err := os.ReadFile(filepath.Join(batchDir, host+".json"))
+	if err != nil {
+		return derivedKey{}, err
+	}
+	st, err := os.Stat(filepath.Join(batchDir, host+".warc.gz"))
+	if err != nil {
+		return derivedKey{}, err
+	}
+	sum := sha256.Sum256(data)
+	return derivedKey{Format: derivedFormat, Code: code, Manifest: hex.EncodeToString(sum[:]), WARCSize: st.Size()}, nil
+}
+
+// loadDerived reads a site's derived findings when they are current for
+// key; ok is false when they are missing, damaged or stale.
+func loadDerived(batchDir, host string, key derivedKey, known map[string]robots.Agent) (*Site, bool) {
+	path, _ := derivedPaths(batchDir, host)
+	var d derivedFindings
+	if !readJSON(path, &d) || d.Key != key || d.Site == nil || !unpackSite(d.Site, d.Agents, known) {
+		return nil, false
+	}
+	return d.Site, true
+}
+
+// loadDerivedTexts reads a site's derived texts when they are current.
+func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]pageText, bool) {
+	_, path := derivedPaths(batchDir, host)
+	var d derivedTexts
+	if !readJSON(path, &d) || d.Key != key {
+		return nil, false
+	}
+	texts := make(map[string]pageText, len(d.Texts))
+	for _, t := range d.Texts {
+		texts[t.URL] = pageText{text: t.Text, readAt: t.ReadAt}
+	}
+	return texts, true
+}
+
+func readJSON(path string, v any) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if dec.Decode(v) != nil {
+		return false
+	}
+	_, err = dec.Token()
+	return errors.Is(err, io.EOF)
+}
+
+// saveDerived writes a site's derived files, texts first, so that findings
+// are never current without their texts. It writes nothing for findings
+// JSON cannot carry unchanged (a string that is not UTF-8 would come back
+// altered): such a site is derived at every build instead.
+func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) error {
+	if !validUTF8(reflect.ValueOf(s)) {
+		return errors.New("findings hold text that is not UTF-8; not kept")
+	}
+	dt := derivedTexts{Key: key, Texts: make([]derivedText, 0, len(texts))}
+	for u, t := range texts {
+		if !utf8.ValidString(u) {
+			return errors.New("an address is not UTF-8; not kept")
+		}
+		dt.Texts = append(dt.Texts, derivedText{URL: u, Text: t.text, ReadAt: t.readAt})
+	}
+	slices.SortFunc(dt.Texts, func(a, b derivedText) int { return strings.Compare(a.URL, b.URL) })
+	findings, textsPath := derivedPaths(batchDir, host)
+	if err := os.MkdirAll(filepath.Dir(findings), 0o755); err != nil {
+		return err
+	}
+	if err := writeJSONAtomic(textsPath, dt); err != nil {
+		return err
+	}
+	packed, rows := packSite(s, known)
+	return writeJSONAtomic(findings, derivedFindings{Key: key, Site: packed, Agents: rows})
+}
+
+// writeJSONAtomic writes v to path through a temporary file and a rename,
+// so a reader never sees half a file. A cache needs no fsync: a file lost
+// in a crash is derived again.
+func writeJSONAtomic(path string, v any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	err = f.Chmod(0o644) // readable like the evidence beside it
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("derived file %s: %w", path, err)
+	}
+	return nil
+}
+
+// validUTF8 says whether every string reachable from v is valid UTF-8.
+func validUTF8(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return utf8.ValidString(v.String())
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || validUTF8(v.Elem())
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if !validUTF8(v.Field(i)) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if !validUTF8(v.Index(i)) {
+				return false
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if !validUTF8(it.Key()) || !validUTF8(it.Value()) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// CodeVersion names the deriving code: the sha256 of the running
+// executable, so any change to the extractor or to this package (and any
+// other change of the binary) re-derives every batch once. "" when the
+// executable cannot be read; derived files are then neither read nor kept.
+func CodeVersion() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return ""
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// RemoveDerived deletes every derived file under batchesDir: always safe,
+// the next build derives them again from the evidence.
+func RemoveDerived(batchesDir string) error {
+	entries, err := os.ReadDir(batchesDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, e := range entries {
+		if e.IsDir() {
+			errs = append(errs, os.RemoveAll(filepath.Join(batchesDir, e.Name(), DerivedDir)))
+		}
+	}
+	return errors.Join(errs...)
+}
