@@ -130,7 +130,8 @@ func TestChangesBetweenBatches(t *testing.T) {
 		t.Errorf("terms diff: %+v", d)
 	}
 	// The trend: one entry per batch, GPTBot's verdict in each.
-	if len(s.History) != 2 || s.History[0].Agents["GPTBot"] != "allowed" || s.History[1].Agents["GPTBot"] != "disallowed" {
+	if len(s.History) != 2 || s.History[0].Verdict("GPTBot") != "allowed" || s.History[1].Verdict("GPTBot") != "disallowed" ||
+		s.History[1].Verdict("ClaudeBot") != "allowed" || !slices.Equal(s.History[1].Disallowed, []string{"GPTBot"}) {
 		t.Errorf("history: %+v", s.History)
 	}
 }

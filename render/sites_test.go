@@ -16,7 +16,7 @@ func ptr[T any](v T) *T { return &v }
 func hist(batches ...string) []signals.BatchVerdicts {
 	var out []signals.BatchVerdicts
 	for _, b := range batches {
-		out = append(out, signals.BatchVerdicts{Batch: b, AIUse: "no-objection-found", Agents: map[string]string{"GPTBot": "allowed"}})
+		out = append(out, signals.BatchVerdicts{Batch: b, AIUse: "no-objection-found", Disallowed: []string{}, Unknown: []string{}})
 	}
 	return out
 }

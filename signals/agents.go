@@ -73,8 +73,13 @@ func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
 	slices.Sort(batches)
 	idx := AgentsIndex{Generated: generated, Agents: []AgentIndex{}}
 	verdicts := make([]map[string]string, len(sorted))
+	byBatch := make([]map[string]BatchVerdicts, len(sorted)) // each site's history by batch
 	for i, s := range sorted {
 		verdicts[i] = s.agentVerdicts("")
+		byBatch[i] = map[string]BatchVerdicts{}
+		for _, h := range s.History {
+			byBatch[i][h.Batch] = h
+		}
 	}
 	for _, a := range robots.Agents() {
 		ai := AgentIndex{Agent: a.Token, Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
@@ -88,11 +93,9 @@ func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
 		}
 		for _, b := range batches {
 			ab := AgentBatch{Batch: b, AgentHosts: emptyHosts()}
-			for _, s := range sorted {
-				for _, h := range s.History {
-					if h.Batch == b {
-						ab.add(s.Host, h.Agents[a.Token])
-					}
+			for i, s := range sorted {
+				if h, ok := byBatch[i][b]; ok {
+					ab.add(s.Host, h.Verdict(a.Token))
 				}
 			}
 			ai.Batches = append(ai.Batches, ab)

@@ -216,7 +216,7 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 			}
 		}
 		if !cur.Blocked {
-			history = append(history, BatchVerdicts{Batch: b, AIUse: cur.AIUse.Verdict, Agents: cur.agentVerdicts("")})
+			history = append(history, batchVerdicts(b, cur))
 		}
 		prev, prevTexts = cur, texts
 	}

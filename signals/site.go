@@ -7,6 +7,12 @@
 // fields may be added, none renamed.
 package signals
 
+import (
+	"slices"
+
+	"github.com/crawlsignals/crawlsignals/robots"
+)
+
 // Site is one site's findings: public/sites/HOST/signals.json.
 type Site struct {
 	Host     string   `json:"host"`
@@ -48,11 +54,41 @@ type Site struct {
 	History []BatchVerdicts `json:"history"`
 }
 
-// BatchVerdicts are one batch's verdicts for a site.
+// BatchVerdicts are one batch's verdicts for a site: the crawlers of the
+// agents list that robots.txt disallowed, those whose verdict was unknown,
+// and (every other one) allowed. Kept as the exceptions, since most sites
+// allow most crawlers: a site's history stays small however many batches.
 type BatchVerdicts struct {
-	Batch  string            `json:"batch"`
-	AIUse  string            `json:"ai_use"`
-	Agents map[string]string `json:"agents"` // every crawler of the agents list: allowed, disallowed or unknown
+	Batch      string   `json:"batch"`
+	AIUse      string   `json:"ai_use"`
+	Disallowed []string `json:"disallowed"` // crawlers of the agents list robots.txt kept from "/"
+	Unknown    []string `json:"unknown"`    // all of them when robots.txt was not read
+}
+
+// Verdict is what the batch's robots.txt said to the crawler token.
+func (b BatchVerdicts) Verdict(token string) string {
+	switch {
+	case slices.Contains(b.Disallowed, token):
+		return AgentDisallowed
+	case slices.Contains(b.Unknown, token):
+		return AgentUnknown
+	}
+	return AgentAllowed
+}
+
+// batchVerdicts sums up a site's findings of one batch for its history.
+func batchVerdicts(batch string, s *Site) BatchVerdicts {
+	b := BatchVerdicts{Batch: batch, AIUse: s.AIUse.Verdict, Disallowed: []string{}, Unknown: []string{}}
+	verdicts := s.agentVerdicts("")
+	for _, a := range robots.Agents() {
+		switch verdicts[a.Token] {
+		case AgentDisallowed:
+			b.Disallowed = append(b.Disallowed, a.Token)
+		case AgentUnknown:
+			b.Unknown = append(b.Unknown, a.Token)
+		}
+	}
+	return b
 }
 
 // Signals are the machine-readable statements a site makes, each with the
