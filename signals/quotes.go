@@ -45,7 +45,10 @@ var addresses = regexp.MustCompile(`[^\s<>()]+@[^\s<>()]+|https?://[^\s<>()]+|ww
 
 // topicText is a sentence as topic words are looked for in it.
 func topicText(sentence string) string {
-	return " " + strings.ToLower(addresses.ReplaceAllString(sentence, " ")) + " "
+	if strings.Contains(sentence, "@") || strings.Contains(sentence, "://") || strings.Contains(sentence, "www.") {
+		sentence = addresses.ReplaceAllString(sentence, " ") // most sentences hold no address
+	}
+	return " " + strings.ToLower(sentence) + " "
 }
 
 // topicOf returns the first topic a sentence speaks of, or "".
