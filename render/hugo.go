@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,7 +18,10 @@ import (
 // sections in Markdown, categories as a taxonomy, and templates with the
 // same layout as ours (header, navigation, verdict, agents table by
 // category, documents with quotes, gaps, footer), plus the directory table
-// on the home page and each category's page.
+// on the home page and each category's page; and the views across sites our
+// build writes too: a page per crawler (its lists, shares by category, the
+// trend with its bar chart), the comparison table, the directory's views,
+// and agents.json (given to Hugo computed, as every other fact is).
 func WriteHugoProject(dir string, all []*signals.Site) error {
 	files := map[string]string{
 		// The same files as ours: per site a page, a signals.json and an
@@ -114,6 +118,9 @@ term = ["HTML"]
 		"layouts/_default/term.html":  hugoListTemplate,
 		"layouts/_default/terms.html": `{{ define "main" }}<h1>{{ .Title }}</h1><ul>{{ range .Data.Terms.Alphabetical }}<li><a href="{{ .Page.RelPermalink }}">{{ .Page.Title }}</a> ({{ .Count }})</li>{{ end }}</ul>{{ end }}`,
 	}
+	files["layouts/crawler/single.html"] = hugoCrawlerTemplate
+	files["layouts/compare/single.html"] = hugoCompareTemplate
+	files["layouts/view/single.html"] = hugoViewTemplate
 	for name, body := range files {
 		if err := writeFile(filepath.Join(dir, name), body); err != nil {
 			return err
@@ -124,8 +131,99 @@ term = ["HTML"]
 			return err
 		}
 	}
+	sorted := byName(all)
+	idx := signals.NewAgentsIndex(all, signals.Generated(all))
+	agents, err := json.Marshal(idx)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "static", "agents.json"), string(agents)); err != nil {
+		return err
+	}
+	_, pages := crawlerPages(idx, sorted)
+	for _, p := range pages {
+		if err := writeFile(filepath.Join(dir, "content", "crawlers", crawlerSlug(p.Agent.Agent)+".md"), hugoCrawler(p)); err != nil {
+			return err
+		}
+	}
+	if err := writeFile(filepath.Join(dir, "content", "compare.md"), "+++\ntitle = \"Compare sites\"\ntype = \"compare\"\n+++\n"); err != nil {
+		return err
+	}
+	for _, v := range views() {
+		name := strings.ReplaceAll(strings.Trim(v.path, "/"), "/", "-")
+		key, value := "ai", strings.TrimPrefix(v.path, "ai/")
+		switch {
+		case strings.HasPrefix(v.path, "open/"):
+			key, value = "openword", strings.TrimPrefix(v.path, "open/")
+		case v.path == "gaps/":
+			key, value = "hasgaps", "yes"
+		}
+		fm := fmt.Sprintf("+++\ntitle = %q\ntype = \"view\"\nkey = %q\nvalue = %q\n+++\n", v.heading, key, strings.TrimSuffix(value, "/"))
+		if err := writeFile(filepath.Join(dir, "content", "views", name+".md"), fm); err != nil {
+			return err
+		}
+	}
 	return nil
 }
+
+// hugoCrawler is one crawler's page as Hugo content: its lists, shares by
+// category and trend (with the chart's bars) in front matter.
+func hugoCrawler(v crawlerView) string {
+	var b strings.Builder
+	q := strconv.Quote
+	a := v.Agent
+	fmt.Fprintf(&b, "+++\ntitle = %s\ntype = \"crawler\"\noperator = %s\npurpose = %s\ncategorylabel = %s\ntotal = %d\nndisallowed = %d\nnallowed = %d\nnunknown = %d\n",
+		q(a.Agent), q(a.Operator), q(a.Purpose), q(v.CategoryLabel), v.Total, len(v.Disallowed), len(v.Allowed), len(v.Unknown))
+	for _, list := range []struct {
+		name  string
+		sites []siteRef
+	}{{"disallowed", v.Disallowed}, {"allowed", v.Allowed}, {"unknown", v.Unknown}} {
+		for _, r := range list.sites {
+			fmt.Fprintf(&b, "[[%s]]\nhost = %s\nname = %s\n", list.name, q(r.Host), q(r.Name))
+		}
+	}
+	for _, c := range v.ByCategory {
+		fmt.Fprintf(&b, "[[bycategory]]\nlabel = %s\ndisallowed = %d\nallowed = %d\nunknown = %d\npct = %s\n", q(c.Label), c.Disallowed, c.Allowed, c.Unknown, q(c.DisallowedPct))
+	}
+	for _, t := range v.Trend {
+		fmt.Fprintf(&b, "[[trend]]\nbatch = %s\ndisallowed = %d\nallowed = %d\nunknown = %d\npct = %s\n", q(t.Batch), t.Disallowed, t.Allowed, t.Unknown, q(t.Pct))
+	}
+	for _, bar := range v.Chart.Bars {
+		fmt.Fprintf(&b, "[[bars]]\nx = %d\ny = %d\nw = %d\nh = %d\nlabel = %s\nvalue = %s\n", bar.X, bar.Y, bar.W, bar.H, q(bar.Label), q(bar.Value))
+	}
+	b.WriteString("+++\n")
+	return b.String()
+}
+
+const hugoCrawlerTemplate = `{{ define "main" }}
+<h1><code>{{ .Title }}</code></h1>
+<p class="sub">{{ .Params.operator }} · {{ .Params.categorylabel }}</p><p>{{ .Params.purpose }}</p>
+<p class="word">{{ .Params.ndisallowed }} disallow · {{ .Params.nallowed }} allow · {{ .Params.nunknown }} unknown</p>
+<figure class="chart"><svg role="img" viewBox="0 0 400 166">{{ range .Params.bars }}<rect x="{{ .x }}" y="{{ .y }}" width="{{ .w }}" height="{{ .h }}" class="bar"></rect><text x="{{ .x }}" y="{{ .y }}">{{ .value }}</text><text x="{{ .x }}" y="160">{{ .label }}</text>{{ end }}</svg></figure>
+<table><caption>In each batch</caption><thead><tr><th>Batch</th><th>Disallow</th><th>Allow</th><th>Unknown</th><th>Share</th></tr></thead><tbody>
+{{ range .Params.trend }}<tr><th>{{ .batch }}</th><td>{{ .disallowed }}</td><td>{{ .allowed }}</td><td>{{ .unknown }}</td><td>{{ .pct }}</td></tr>{{ end }}</tbody></table>
+<table><caption>By category</caption><thead><tr><th>Category</th><th>Disallow</th><th>Allow</th><th>Unknown</th><th>Share</th></tr></thead><tbody>
+{{ range .Params.bycategory }}<tr><th>{{ .label }}</th><td>{{ .disallowed }}</td><td>{{ .allowed }}</td><td>{{ .unknown }}</td><td>{{ .pct }}</td></tr>{{ end }}</tbody></table>
+<h3>Disallow</h3><ul>{{ range .Params.disallowed }}<li><a href="/sites/{{ .host }}/">{{ .name }}</a> {{ .host }}</li>{{ end }}</ul>
+<h3>Allow</h3><ul>{{ range .Params.allowed }}<li><a href="/sites/{{ .host }}/">{{ .name }}</a> {{ .host }}</li>{{ end }}</ul>
+<h3>Unknown</h3><ul>{{ range .Params.unknown }}<li><a href="/sites/{{ .host }}/">{{ .name }}</a> {{ .host }}</li>{{ end }}</ul>
+{{ end }}`
+
+const hugoCompareTemplate = `{{ define "main" }}
+<h1>{{ .Title }}</h1>
+<table class="compare"><caption>Sites and the AI training crawlers</caption>
+<thead><tr><th>Site</th>{{ range (index (where .Site.RegularPages "Section" "sites") 0).Params.compare }}<th><code>{{ .agent }}</code></th>{{ end }}<th>AI training</th><th>Open by design</th></tr></thead>
+<tbody>{{ range (where .Site.RegularPages "Section" "sites").ByTitle }}<tr><th><a href="{{ .RelPermalink }}">{{ .Title }}</a> {{ .Params.host }}</th>{{ range .Params.compare }}<td>{{ .verdict }}</td>{{ end }}<td>{{ .Params.ai }}</td><td>{{ .Params.openword }}</td></tr>
+{{ end }}</tbody></table>
+{{ end }}`
+
+const hugoViewTemplate = `{{ define "main" }}
+<h1>{{ .Title }}</h1>
+<table class="directory"><caption>{{ .Title }}</caption>
+<thead><tr><th>Site</th><th>Category</th><th>AI training</th><th>Open by design</th><th>Documents read</th><th>Not read by us</th><th>robots.txt</th><th>Last read</th></tr></thead>
+<tbody>{{ range (where (where .Site.RegularPages "Section" "sites") (printf "Params.%s" .Params.key) .Params.value).ByTitle }}<tr><th><a href="{{ .RelPermalink }}">{{ .Title }}</a> <span class="host">{{ .Params.host }}</span></th><td>{{ .Params.categorylabel }}</td><td>{{ .Params.ai }}</td><td>{{ .Params.openword }}</td><td>{{ .Params.read }}</td><td>{{ .Params.gaps }}</td><td>{{ .Params.robots }}</td><td><time datetime="{{ .Params.readat }}">{{ .Params.readat }}</time></td></tr>
+{{ end }}</tbody></table>
+{{ end }}`
 
 const hugoListTemplate = `{{ define "main" }}
 <h1>{{ .Title }}</h1>
@@ -150,6 +248,15 @@ func hugoMarkdown(s *signals.Site) string {
 	fmt.Fprintf(&b, "+++\ntitle = %s\nhost = %s\ncategories = [%s]\ncategorylabel = %s\nrobots = %s\nai = %s\nread = %d\ngaps = %d\nopen = %t\nwhy = %s\nreadat = %s\nmeaning = %s\n",
 		q(s.Name), q(s.Host), q(s.Category), q(sites.CategoryLabel(s.Category)), q(outcomeWords(s.Robots)), q(s.AIUse.Verdict),
 		len(s.Read), len(s.NotRead), s.OpenByDesign.IsOpen(), q(s.OpenByDesign.Why), q(deref(s.ReadAt)), q(s.Robots.Meaning))
+	hasGaps := "no"
+	if len(s.NotRead) > 0 {
+		hasGaps = "yes"
+	}
+	fmt.Fprintf(&b, "openword = %s\nhasgaps = %s\n", q(openCode(s.OpenByDesign)), q(hasGaps))
+	verdicts := s.AgentVerdicts()
+	for _, c := range compareCrawlers {
+		fmt.Fprintf(&b, "[[compare]]\nagent = %s\nverdict = %s\n", q(c), q(verdicts[c]))
+	}
 	v := robotsOf(s.Robots, "", "robots")
 	for _, g := range v.AgentsBy {
 		fmt.Fprintf(&b, "[[agentgroups]]\nlabel = %s\n", q(g.Label))
