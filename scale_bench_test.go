@@ -201,7 +201,7 @@ func crawlScale(b *testing.B, bin, web, toml, batches string, hosts int) {
 	logFile := filepath.Join(filepath.Dir(batches), "crawl.log")
 	r := runBin(b, logFile, name, args...)
 	log := srv.SettledLog(10 * time.Second)
-	floor := scaleFloorOf(log)
+	floor, _ := fixture.PolitenessFloor(log, scaleFloor)
 	perReq := float64(r.cpu.Microseconds()) / float64(len(log))
 	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s, crawler CPU %.0f µs a request\n", what,
 		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq)
@@ -226,31 +226,6 @@ func crawlScale(b *testing.B, bin, web, toml, batches string, hosts int) {
 	if len(got) != hosts || local > 0 {
 		b.Errorf("%d of %d sites have evidence, %d show a local error", len(got), hosts, local)
 	}
-}
-
-// scaleFloorOf is the least time the batch could take: for each host, its
-// waits between requests plus how long the server took to answer each;
-// the longest host decides.
-func scaleFloorOf(log []fixture.Request) time.Duration {
-	type span struct {
-		n    int
-		busy time.Duration
-	}
-	per := map[string]*span{}
-	for _, q := range log {
-		s := per[q.Host]
-		if s == nil {
-			s = &span{}
-			per[q.Host] = s
-		}
-		s.n++
-		s.busy += q.End.Sub(q.Start)
-	}
-	var longest time.Duration
-	for _, s := range per {
-		longest = max(longest, time.Duration(s.n-1)*scaleFloor+s.busy)
-	}
-	return longest
 }
 
 // alternate runs a and b in turn, after one warm-up each, and returns the

@@ -106,34 +106,6 @@ func benchDir(b *testing.B) string {
 	return b.TempDir()
 }
 
-// politenessFloor is the least time a batch can take: for each host, its
-// required waits (a floor between each two requests) plus how long the
-// server took to answer each; the longest host decides.
-func politenessFloor(log []fixture.Request, floor time.Duration) (time.Duration, string) {
-	type span struct {
-		n    int
-		busy time.Duration
-	}
-	per := map[string]*span{}
-	for _, q := range log {
-		s := per[q.Host]
-		if s == nil {
-			s = &span{}
-			per[q.Host] = s
-		}
-		s.n++
-		s.busy += q.End.Sub(q.Start)
-	}
-	var longest time.Duration
-	var host string
-	for h, s := range per {
-		if d := time.Duration(s.n-1)*floor + s.busy; d > longest {
-			longest, host = d, h
-		}
-	}
-	return longest, host
-}
-
 // cpuTime is the CPU time the process has used (user and system).
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
@@ -193,7 +165,7 @@ func benchCrawl(b *testing.B, hosts int) {
 		}
 		log := srv.SettledLog(10 * time.Second)
 		srv.Close()
-		floor, host := politenessFloor(log, benchFloor)
+		floor, host := fixture.PolitenessFloor(log, benchFloor)
 		read := 0
 		for _, s := range sum.Sites {
 			read += s.Read

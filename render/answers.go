@@ -14,10 +14,9 @@ import (
 
 // aiView is the AI use verdict with its sources, each linked to its evidence.
 type aiView struct {
-	Code, Word, Why  string
-	Refused, Allowed []string
-	Total            int
-	Sources          []aiSourceView
+	Code, Why string
+	Refused   []string
+	Sources   []aiSourceView
 }
 
 type aiSourceView struct {
@@ -30,8 +29,7 @@ type aiSourceView struct {
 // aiOf arranges the AI use verdict. robotsOnPage maps a robots.txt address
 // to its section on this page, so a robots.txt line links to itself.
 func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[string]string) aiView {
-	v := aiView{Code: u.Verdict, Word: signals.AIWord(u.Verdict), Why: u.Why, Refused: u.Refused, Allowed: u.Allowed,
-		Total: len(u.Refused) + len(u.Allowed)}
+	v := aiView{Code: u.Verdict, Why: u.Why, Refused: u.Refused}
 	for _, s := range u.Sources {
 		sv := aiSourceView{AISource: s, KindWords: signals.SourceWords(s.Kind)}
 		switch s.Kind {

@@ -23,7 +23,7 @@ type compareRow struct {
 	Verdicts       []compareCell // one per compareCrawlers
 	ContentSignal  string        // ai-train as the home host's robots.txt says it, or ""
 	TDM            string        // reserved | not reserved | ""
-	AI, AIWord     string
+	AI             string
 	Open, OpenWord string
 	LookTwice      int
 }
@@ -38,14 +38,10 @@ func comparePage(sorted []*signals.Site) compareView {
 		Crawlers: compareCrawlers}
 	for _, s := range sorted {
 		verdicts := s.AgentVerdicts()
-		r := compareRow{Host: s.Host, Name: cleanText(s.Name), AI: s.AIUse.Verdict, AIWord: signals.AIWord(s.AIUse.Verdict),
-			Open: openCode(s.OpenByDesign), OpenWord: s.OpenByDesign.Word(), LookTwice: len(s.Contradictions)}
+		r := compareRow{Host: s.Host, Name: cleanText(s.Name), AI: s.AIUse.Verdict,
+			Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(), LookTwice: len(s.Contradictions)}
 		for _, c := range compareCrawlers {
-			verdict := verdicts[c]
-			if s.Blocked {
-				verdict = signals.AgentUnknown
-			}
-			r.Verdicts = append(r.Verdicts, compareCell{Crawler: c, Verdict: verdict})
+			r.Verdicts = append(r.Verdicts, compareCell{Crawler: c, Verdict: verdicts[c]})
 		}
 		var train []string
 		for _, c := range s.Robots.ContentSignals {

@@ -133,10 +133,7 @@ func (r *Renderer) aboutPage(content fs.FS, contact string) (aboutView, error) {
 	for _, a := range robots.Agents() {
 		i, ok := byCat[a.Category]
 		if !ok {
-			label := agentCategoryLabels[a.Category]
-			if label == "" {
-				label = a.Category
-			}
+			label := agentCategoryLabel(a.Category)
 			i = len(v.Agents)
 			byCat[a.Category] = i
 			v.Agents = append(v.Agents, aboutAgents{Label: label})

@@ -2,6 +2,8 @@ package render
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -124,10 +126,7 @@ func crawlerPages(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView
 	groupOf := map[string]int{}
 	var pages []crawlerView
 	for _, a := range idx.Agents {
-		label := agentCategoryLabels[a.Category]
-		if label == "" {
-			label = a.Category
-		}
+		label := agentCategoryLabel(a.Category)
 		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
 			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
 			Agent: a, CategoryLabel: label, Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
@@ -183,8 +182,8 @@ func sharesByCategory(h signals.AgentHosts, byHost map[string]*signals.Site) []c
 			seen[c.Name] = true
 		}
 	}
-	for name, cs := range counts { // categories the vocabulary lacks: rare
-		if !seen[name] {
+	for _, name := range slices.Sorted(maps.Keys(counts)) { // categories the vocabulary lacks: rare
+		if cs := counts[name]; !seen[name] {
 			cs.DisallowedPct = percent(cs.Disallowed, cs.Disallowed+cs.Allowed+cs.Unknown)
 			out = append(out, *cs)
 		}

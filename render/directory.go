@@ -96,7 +96,7 @@ func (c *counts) add(s *signals.Site) {
 type row struct {
 	Host, Name, Category, CategoryLabel string
 	Robots                              string // the robots.txt outcome in words
-	AI, AIWord                          string // the AI use verdict: code and word
+	AI                                  string // the AI use verdict's code
 	Refused                             int    // AI training crawlers robots.txt refuses
 	AgentsKnown                         int    // AI training crawlers with a known verdict
 	Open, OpenWord                      string // yes | no | not-determined, and its word
@@ -109,9 +109,9 @@ type row struct {
 
 func rowOf(s *signals.Site) row {
 	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
-		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict, AIWord: signals.AIWord(s.AIUse.Verdict),
+		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict,
 		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Refused) + len(s.AIUse.Allowed),
-		Open: openCode(s.OpenByDesign), OpenWord: s.OpenByDesign.Word(),
+		Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
 	r.Search = strings.ToLower(cleanText(s.Name) + " " + strings.Join(s.Hosts, " ") + " " + s.Host)
@@ -131,17 +131,6 @@ func rowOf(s *signals.Site) row {
 		r.Robots = "not read yet"
 	}
 	return r
-}
-
-// openCode is the Open by design verdict as a class name and filter value.
-func openCode(o signals.OpenVerdict) string {
-	switch {
-	case o.Verdict == nil:
-		return "not-determined"
-	case *o.Verdict:
-		return "yes"
-	}
-	return "no"
 }
 
 // outcomeWords names what robots.txt was to us, for the directory table
@@ -183,6 +172,15 @@ type directory struct {
 	Filter     string // the view this page is (ai/refused/ …); "" otherwise
 	Filters    []filterGroup
 	Rows       []row
+}
+
+// path is where a directory page other than the home page lives, from the
+// site root: its view's path, or its category's.
+func (d directory) path() string {
+	if d.Filter != "" {
+		return d.Filter
+	}
+	return "category/" + d.Category + "/"
 }
 
 // directoryPages builds the directory and one page per category that has

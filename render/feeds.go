@@ -108,13 +108,24 @@ func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
 		}
 		return out
 	}
-	if len(s.History) > 0 {
-		first := s.History[0].Batch
-		if d := batchDate(first); d != nil && len(s.History) == 1 && first == s.Batch {
-			title := fmt.Sprintf("%s first read on %s: %d documents read, %d not read", s.Host, d.Day(), s.Documents(), len(s.NotRead))
-			summary := fmt.Sprintf("%s (%s): robots.txt %s; AI use: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
-				s.Name, s.Host, outcomeWords(s.Robots), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
-			out = append(out, entry("batch/"+first, title, summary, d))
+	// The first reading stays in the feed while the history reaches back to
+	// it; it says only what that batch's history holds, unless it is the
+	// newest batch, whose findings are the page's.
+	changed := map[string]bool{}
+	for _, c := range s.Changes {
+		changed[c.Batch] = true
+	}
+	if n := len(s.History); n > 0 && n < signals.MaxHistory && !changed[s.History[0].Batch] {
+		first := s.History[0]
+		if d := batchDate(first.Batch); d != nil {
+			title := fmt.Sprintf("%s first read on %s", s.Host, d.Day())
+			summary := fmt.Sprintf("%s (%s) was read for the first time; AI use: %s.", s.Name, s.Host, signals.AIWord(first.AIUse))
+			if first.Batch == s.Batch {
+				title += fmt.Sprintf(": %d documents read, %d not read", s.Documents(), len(s.NotRead))
+				summary = fmt.Sprintf("%s (%s): robots.txt %s; AI use: %s; %d documents read, %d addresses not read by us; Open by design: %s.",
+					s.Name, s.Host, outcomeWords(s.Robots), signals.AIWord(s.AIUse.Verdict), s.Documents(), len(s.NotRead), s.OpenByDesign.Word())
+			}
+			out = append(out, entry("batch/"+first.Batch, title, summary, d))
 		}
 	}
 	for _, c := range s.Changes {

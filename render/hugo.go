@@ -252,7 +252,7 @@ func hugoMarkdown(s *signals.Site) string {
 	if len(s.NotRead) > 0 {
 		hasGaps = "yes"
 	}
-	fmt.Fprintf(&b, "openword = %s\nhasgaps = %s\n", q(openCode(s.OpenByDesign)), q(hasGaps))
+	fmt.Fprintf(&b, "openword = %s\nhasgaps = %s\n", q(s.OpenByDesign.Code()), q(hasGaps))
 	verdicts := s.AgentVerdicts()
 	for _, c := range compareCrawlers {
 		fmt.Fprintf(&b, "[[compare]]\nagent = %s\nverdict = %s\n", q(c), q(verdicts[c]))

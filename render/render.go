@@ -128,10 +128,7 @@ func (r *Renderer) Build(out string, in Input) error {
 }
 
 func (r *Renderer) write(w writer, in Input) error {
-	base, err := baseURL(in.BaseURL)
-	if err != nil {
-		return err
-	}
+	base := w.base
 	if in.Contact == "" {
 		in.Contact = sites.DefaultContact
 	}
@@ -194,22 +191,17 @@ func (r *Renderer) write(w writer, in Input) error {
 	if err := r.page(w, "index.html", "index.html", &all); err != nil {
 		return err
 	}
-	for _, c := range cats {
-		c.Filters = filters
-		if err := r.page(w, "index.html", "category/"+c.Category+"/index.html", &c); err != nil {
-			return err
-		}
-	}
-	for _, v := range views {
-		v.Filters = withCurrent(filters, v.Filter)
-		if err := r.page(w, "index.html", v.Filter+"index.html", &v); err != nil {
+	dirs := append(cats, views...) // the directory's other pages: categories, then views
+	for _, d := range dirs {
+		d.Filters = withCurrent(filters, d.Filter)
+		if err := r.page(w, "index.html", d.path()+"index.html", &d); err != nil {
 			return err
 		}
 	}
 	if err := r.contentPages(w, in.Content, in.Contact, base); err != nil {
 		return err
 	}
-	if err := r.feedsAndSitemap(w, base, sorted, cats); err != nil {
+	if err := r.feedsAndSitemap(w, base, sorted, dirs); err != nil {
 		return err
 	}
 	return r.sitePages(w, in, sorted)
@@ -261,7 +253,9 @@ func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *u
 			`<p>The <a href="` + template.HTMLEscapeString(base.Path) + `">directory</a> lists every site we read.</p>`)})
 }
 
-func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Site, cats []directory) error {
+// feedsAndSitemap writes the feeds and sitemap.xml; dirs are the directory
+// pages besides the home page (categories and views).
+func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Site, dirs []directory) error {
 	var entries []atomEntry
 	for _, s := range sorted {
 		entries = append(entries, siteEntries(base, s)...)
@@ -276,8 +270,8 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 	}
 	sm := sitemap{URLs: []sitemapURL{{Loc: abs(base, "")}, {Loc: abs(base, "about/")},
 		{Loc: abs(base, "site-owners/")}, {Loc: abs(base, "contact/")}}}
-	for _, c := range cats {
-		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "category/"+c.Category+"/")})
+	for _, d := range dirs {
+		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, d.path())})
 	}
 	sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/")}, sitemapURL{Loc: abs(base, "compare/")})
 	for _, a := range robots.Agents() {
@@ -301,7 +295,7 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 // pool of workers. Each job writes only its own files; the first error in
 // site order is returned, so even failures are reported deterministically.
 func (r *Renderer) sitePages(w writer, in Input, sorted []*signals.Site) error {
-	base, _ := baseURL(in.BaseURL)
+	base := w.base
 	workers := in.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

@@ -268,10 +268,11 @@ func TestFeeds(t *testing.T) {
 	if err := xml.Unmarshal(read(t, out, "feed.xml"), &all); err != nil {
 		t.Fatal(err)
 	}
-	// One entry per site with news: five first readings or changes, and
-	// the stop request (one site was never read).
-	if len(all.Entries) != 6 {
-		t.Fatalf("%d entries, want 6", len(all.Entries))
+	// One entry per piece of news: each site's first reading (five), the
+	// change kommune.test's second batch brought, and the stop request (one
+	// site was never read).
+	if len(all.Entries) != 7 {
+		t.Fatalf("%d entries, want 7", len(all.Entries))
 	}
 	if all.Updated != "2026-12-01T06:00:00Z" || all.Links[0].Href != "https://example.org/cs/feed.xml" {
 		t.Errorf("feed updated %s, self %s", all.Updated, all.Links[0].Href)
@@ -285,11 +286,13 @@ func TestFeeds(t *testing.T) {
 	if err := xml.Unmarshal(read(t, out, "sites/kommune.test/feed.xml"), &one); err != nil {
 		t.Fatal(err)
 	}
-	if len(one.Entries) != 1 || one.Entries[0].ID != "tag:crawlsignals.com,2026:site/kommune.test/batch/20261201T060000Z" ||
-		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || one.Entries[0].Title != "kommune.test changed on 1 December 2026: 2 changes" {
+	if len(one.Entries) != 2 || one.Entries[0].ID != "tag:crawlsignals.com,2026:site/kommune.test/batch/20261201T060000Z" ||
+		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || one.Entries[0].Title != "kommune.test changed on 1 December 2026: 2 changes" ||
+		one.Entries[1].Title != "kommune.test first read on 1 November 2026" {
 		t.Errorf("kommune.test feed: %+v", one.Entries)
 	}
-	// A batch that changed nothing adds no entry: read twice, no change.
+	// A batch that changed nothing adds no entry: read twice, no change,
+	// the feed holds the first reading alone.
 	quiet := fullSite()
 	quiet.Changes = nil
 	out = build(t, Input{Sites: []*signals.Site{quiet}})
@@ -297,8 +300,8 @@ func TestFeeds(t *testing.T) {
 	if err := xml.Unmarshal(read(t, out, "sites/kommune.test/feed.xml"), &one); err != nil {
 		t.Fatal(err)
 	}
-	if len(one.Entries) != 0 {
-		t.Errorf("a site with no change has feed entries: %+v", one.Entries)
+	if len(one.Entries) != 1 || one.Entries[0].ID != "tag:crawlsignals.com,2026:site/kommune.test/batch/20261101T060000Z" {
+		t.Errorf("a batch with no change has a feed entry: %+v", one.Entries)
 	}
 	// A change in an earlier batch is an entry of its own.
 	s := fullSite()

@@ -79,7 +79,6 @@ type robotsView struct {
 	ID         string // the section's id, for links
 	File       link
 	Table      bool // show the agents table (when the file has rules)
-	Open       bool // the agents table starts open (the home host's)
 	AgentsBy   []agentGroup
 	Groups     []signals.Group
 	Signals    []signalView
@@ -174,6 +173,15 @@ var agentCategoryLabels = map[string]string{
 	"archive":      "Archives",
 }
 
+// agentCategoryLabel names an agents-list category for readers (the
+// category itself when it has no label yet).
+func agentCategoryLabel(c string) string {
+	if label := agentCategoryLabels[c]; label != "" {
+		return label
+	}
+	return c
+}
+
 func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView {
 	s := cleanCopy(orig)
 	v := siteView{
@@ -228,7 +236,7 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
 	v.GapSummary = gapSummaryOf(v.Gaps, v.GapReasons)
-	v.Signals = signalsOf(s, append(slices.Clone(v.Docs), v.OtherReads...), v.Gaps)
+	v.Signals = signalsOf(s, v.OtherReads, v.Gaps) // well-known files and llms.txt are among the other reads
 	v.Open = openOf(s.OpenByDesign)
 	for _, a := range s.APIs {
 		v.APIs = append(v.APIs, apiView{APIEvidence: a, Page: linkTo(a.URL, shortURL(a.URL)), AccessWords: accessWords[a.Access]})
@@ -301,7 +309,7 @@ func mailto(addr, subject string) string {
 
 func robotsOf(r signals.Robots, heading, id string) robotsView {
 	v := robotsView{R: r, Heading: heading, ID: id, File: linkTo(r.URL, ""),
-		Table: r.Outcome == "rules" && len(r.Agents) > 0, Open: false}
+		Table: r.Outcome == "rules" && len(r.Agents) > 0}
 	deciding := map[int]bool{}
 	for _, a := range r.Agents {
 		deciding[a.Line] = true
@@ -318,10 +326,7 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 	for _, a := range r.Agents {
 		g := byCat[a.Category]
 		if g == nil {
-			label := agentCategoryLabels[a.Category]
-			if label == "" {
-				label = a.Category
-			}
+			label := agentCategoryLabel(a.Category)
 			g = &agentGroup{Category: a.Category, Label: label}
 			byCat[a.Category] = g
 			order = append(order, a.Category)

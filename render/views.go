@@ -36,7 +36,7 @@ func views() []view {
 	for _, v := range signals.OpenVerdicts {
 		code := v.Code
 		out = append(out, view{"Open by design", "open/" + code + "/", v.Word, "Open by design: " + v.Word,
-			func(s *signals.Site) bool { return openCode(s.OpenByDesign) == code }})
+			func(s *signals.Site) bool { return s.OpenByDesign.Code() == code }})
 	}
 	out = append(out, view{"Not read by us", "gaps/", "With gaps", "Sites with addresses we could not read",
 		func(s *signals.Site) bool { return len(s.NotRead) > 0 }})

@@ -2,6 +2,7 @@ package signals
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/crawlsignals/crawlsignals/robots"
 )
@@ -61,7 +62,7 @@ func (h AgentHosts) Total() int { return len(h.Allowed) + len(h.Disallowed) + le
 // is the newest batch's time (RFC 3339), as in sites.json.
 func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
 	sorted := slices.Clone(all)
-	slices.SortFunc(sorted, func(a, b *Site) int { return compare(a.Host, b.Host) })
+	slices.SortFunc(sorted, func(a, b *Site) int { return strings.Compare(a.Host, b.Host) })
 	var batches []string
 	for _, s := range sorted {
 		for _, h := range s.History {
@@ -85,11 +86,7 @@ func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
 		ai := AgentIndex{Agent: a.Token, Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
 			AgentHosts: emptyHosts(), Batches: []AgentBatch{}}
 		for i, s := range sorted {
-			v := AgentUnknown
-			if !s.Blocked {
-				v = verdicts[i][a.Token]
-			}
-			ai.add(s.Host, v)
+			ai.add(s.Host, verdicts[i][a.Token]) // a blocked or unread site has no agents: unknown
 		}
 		for _, b := range batches {
 			ab := AgentBatch{Batch: b, AgentHosts: emptyHosts()}
@@ -107,14 +104,4 @@ func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
 
 func emptyHosts() AgentHosts {
 	return AgentHosts{Allowed: []string{}, Disallowed: []string{}, Unknown: []string{}}
-}
-
-func compare(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

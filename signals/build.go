@@ -127,6 +127,10 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 // maxHistory is how many earlier batches a site's changes are traced through.
 const maxHistory = 8
 
+// MaxHistory is the most batches a site's history holds (the newest and
+// maxHistory before it): a shorter history starts at the site's first reading.
+const MaxHistory = maxHistory + 1
+
 // buildSite derives a site's findings from its newest batch, and its
 // changes from the batches before.
 func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
@@ -190,6 +194,7 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 		var texts func() map[string]pageText
 		var ok bool
 		cur, texts, ok, e = bd.derive(ls, b)
+		texts = sync.OnceValue(texts) // asked for by curation and by two diffs: read once
 		clean = clean && ok
 		if i == len(held)-1 {
 			err = e // only the newest batch's damage fails the build

@@ -113,7 +113,8 @@ func diff(old, cur *Site, oldTexts, curTexts func() map[string]pageText) *Change
 	if old.AIUse.Verdict != cur.AIUse.Verdict {
 		add(ChangeVerdict, "AI use: %s → %s", AIWord(old.AIUse.Verdict), AIWord(cur.AIUse.Verdict))
 	}
-	c.Diffs = append(robotsDiffs(old, cur), documentDiffs(old, cur, oldTexts, curTexts)...)
+	c.Diffs = append(c.Diffs, robotsDiffs(old, cur)...) // an array, never null, when nothing but items changed
+	c.Diffs = append(c.Diffs, documentDiffs(old, cur, oldTexts, curTexts)...)
 	if len(c.Items) == 0 {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
-
 	"github.com/crawlsignals/crawlsignals/robots"
 )
 

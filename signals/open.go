@@ -70,16 +70,23 @@ var OpenVerdicts = []Verdict{
 	{"not-determined", "Not determined", "The pages the verdict would rest on were not read: robots.txt was not read, the site asked us to stop, or every page we planned to read is a gap. A gap is never a “no”."},
 }
 
-// Word is the verdict as readers see it: Yes, No or Not determined.
-func (o OpenVerdict) Word() string {
+// verdict is the entry of OpenVerdicts that o is.
+func (o OpenVerdict) verdict() Verdict {
 	switch {
 	case o.Verdict == nil:
-		return OpenVerdicts[2].Word
+		return OpenVerdicts[2]
 	case *o.Verdict:
-		return OpenVerdicts[0].Word
+		return OpenVerdicts[0]
 	}
-	return OpenVerdicts[1].Word
+	return OpenVerdicts[1]
 }
+
+// Word is the verdict as readers see it: Yes, No or Not determined.
+func (o OpenVerdict) Word() string { return o.verdict().Word }
+
+// Code is the verdict as filters and class names spell it: yes, no or
+// not-determined.
+func (o OpenVerdict) Code() string { return o.verdict().Code }
 
 // IsOpen says whether the verdict is yes.
 func (o OpenVerdict) IsOpen() bool { return o.Verdict != nil && *o.Verdict }
