@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
@@ -93,12 +94,13 @@ func scaleDir(b *testing.B) string {
 	return d
 }
 
-// writeScaleWeb writes the generated web: per host robots.txt, a home page
-// whose footer links to three policy pages with sentences about licences,
-// APIs and scraping, and nothing else, so the five well-known addresses
-// answer 404: 10 requests a host.
-func writeScaleWeb(b *testing.B, dir string, n int) (web, toml string) {
-	web = filepath.Join(dir, "web")
+// writeScaleWeb makes the generated web, in memory (see memWeb): per host
+// robots.txt, a home page whose footer links to three policy pages with
+// sentences about licences, APIs and scraping, and nothing else, so the five
+// well-known addresses answer 404: 10 requests a host. The list of sites is
+// written to dir.
+func writeScaleWeb(b *testing.B, dir string, n int) (web memWeb, toml string) {
+	web = memWeb{fstest.MapFS{}}
 	filler := strings.Repeat("Dette nettstedet er en del av et stort, oppdiktet nett som bare finnes for å måle en høflig leser. ", 6)
 	pages := []struct{ path, title, says string }{
 		{"vilkar", "Vilkår for bruk", "Automatisert innsamling av innhold (skraping) er ikke tillatt uten skriftlig avtale. Innholdet kan ikke brukes til å trene kunstig intelligens."},
@@ -120,13 +122,9 @@ func writeScaleWeb(b *testing.B, dir string, n int) (web, toml string) {
 	var list strings.Builder
 	for i := range n {
 		h := fmt.Sprintf("h%05d.test", i)
-		if err := os.MkdirAll(filepath.Join(web, h), 0o755); err != nil {
-			b.Fatal(err)
-		}
+		web.MapFS[h] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
 		for name, body := range files {
-			if err := os.WriteFile(filepath.Join(web, h, name), []byte(body), 0o644); err != nil {
-				b.Fatal(err)
-			}
+			web.MapFS[h+"/"+name] = &fstest.MapFile{Data: []byte(body), Mode: 0o644}
 		}
 		fmt.Fprintf(&list, "[[site]]\nname = \"Vert %d\"\nurl = \"http://%s/\"\nhosts = [%q]\ncategory = %q\n\n", i, h, h, categories[i%len(categories)])
 	}
@@ -137,11 +135,37 @@ func writeScaleWeb(b *testing.B, dir string, n int) (web, toml string) {
 	return web, toml
 }
 
+// memWeb is the generated web in memory, so that the fixture server in this
+// process costs as little of the two cores as it can and the benchmark
+// measures the crawler. fstest.MapFS alone would look through every file
+// for each name it does not have (each 404, each host without a spec file);
+// here a missing name is one map lookup.
+type memWeb struct{ fstest.MapFS }
+
+func (w memWeb) missing(op, name string) error {
+	return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+}
+
+func (w memWeb) Stat(name string) (fs.FileInfo, error) {
+	if _, ok := w.MapFS[name]; !ok && name != "." {
+		return nil, w.missing("stat", name)
+	}
+	return w.MapFS.Stat(name)
+}
+
+func (w memWeb) ReadFile(name string) ([]byte, error) {
+	if _, ok := w.MapFS[name]; !ok {
+		return nil, w.missing("open", name)
+	}
+	return w.MapFS.ReadFile(name)
+}
+
 // procRun is one finished process: its wall time and peak RSS.
 type procRun struct {
-	wall time.Duration
-	cpu  time.Duration // user and system
-	rss  int64         // bytes
+	start, end time.Time
+	wall       time.Duration
+	cpu        time.Duration // user and system
+	rss        int64         // bytes
 }
 
 // runBin runs a command to the end; its output goes to logFile.
@@ -156,7 +180,8 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 	cmd.Stdout, cmd.Stderr = out, out
 	start := time.Now()
 	err = cmd.Run()
-	r := procRun{wall: time.Since(start)}
+	r := procRun{start: start, end: time.Now()}
+	r.wall = r.end.Sub(start)
 	if cmd.ProcessState == nil {
 		b.Fatalf("%s: %v", name, err)
 	}
@@ -174,8 +199,8 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 	return r
 }
 
-func crawlScale(b *testing.B, bin, web, toml, batches string, hosts int) {
-	srv, err := fixture.New(os.DirFS(web))
+func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, hosts int) {
+	srv, err := fixture.New(web)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -199,12 +224,26 @@ func crawlScale(b *testing.B, bin, web, toml, batches string, hosts int) {
 		what += " (ulimit -n " + nofile + ")"
 	}
 	logFile := filepath.Join(filepath.Dir(batches), "crawl.log")
+	before := selfCPU()
 	r := runBin(b, logFile, name, args...)
+	server := selfCPU() - before
 	log := srv.SettledLog(10 * time.Second)
 	floor, _ := fixture.PolitenessFloor(log, scaleFloor)
 	perReq := float64(r.cpu.Microseconds()) / float64(len(log))
-	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s, crawler CPU %.0f µs a request\n", what,
-		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq)
+	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s, CPU a request: crawler %.0f µs, fixture server %.0f µs\n", what,
+		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq,
+		float64(server.Microseconds())/float64(len(log)))
+	first, last := log[0].Start, log[0].End
+	for _, q := range log {
+		if q.Start.Before(first) {
+			first = q.Start
+		}
+		if q.End.After(last) {
+			last = q.End
+		}
+	}
+	fmt.Printf("%-62s first request %.2fs after the start, exit %.2fs after the last answer\n", "",
+		first.Sub(r.start).Seconds(), r.end.Sub(last).Seconds())
 	b.ReportMetric(perReq, "crawl-cpu-µs/req")
 	b.ReportMetric(r.wall.Seconds()/floor.Seconds(), "crawl-wall/floor")
 	b.ReportMetric(float64(r.rss>>20), "crawl-peak-RSS-MB")
@@ -226,6 +265,16 @@ func crawlScale(b *testing.B, bin, web, toml, batches string, hosts int) {
 	if len(got) != hosts || local > 0 {
 		b.Errorf("%d of %d sites have evidence, %d show a local error", len(got), hosts, local)
 	}
+}
+
+// selfCPU is the CPU time this test process has used so far: during the
+// crawl, the fixture server's share of the two cores.
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // alternate runs a and b in turn, after one warm-up each, and returns the

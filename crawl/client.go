@@ -89,9 +89,10 @@ type ClientOptions struct {
 	// nothing to check; the timeouts and the transfer floor still apply.
 	Transport http.RoundTripper
 	// MaxIdleConns bounds the idle connections kept for reuse over all
-	// hosts (0: 64), so that descriptors depend on the requests in flight
-	// and not on the number of hosts (IdleConnsFor sizes it from the
-	// process's open-files limit).
+	// hosts (0: 64), at most one per host: a site keeps its connection
+	// while it waits its turn. IdleConnsFor sizes it from the sites in
+	// progress and the process's open-files limit, so that neither
+	// descriptors nor memory grow with the number of hosts on the list.
 	MaxIdleConns int
 }
 

@@ -83,8 +83,9 @@ type Config struct {
 	Workers int
 	// MaxOpenSites is how many sites are in progress at once; 0:
 	// SitesPerCore for each processor the crawl may use. A site in progress
-	// holds no descriptor while it waits (its evidence file is open only
-	// while written), but it holds its plan and what it read so far.
+	// holds its plan and what it read so far, and, while it waits, at most
+	// its idle connection (see IdleConnsFor); its evidence file is open
+	// only while written.
 	MaxOpenSites int
 	Client       *http.Client
 	Logger       *slog.Logger
@@ -170,7 +171,7 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 			}
 		}
 	}
-	if _, err := IdleConnsFor(cfg.Workers, OpenFilesLimit()); err != nil {
+	if _, err := IdleConnsFor(cfg.Workers, cfg.MaxOpenSites, OpenFilesLimit()); err != nil {
 		return nil, err
 	}
 	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay),

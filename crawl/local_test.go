@@ -87,13 +87,18 @@ func TestLocalFailureThatPersistsFailsTheSite(t *testing.T) {
 }
 
 func TestIdleConnsFromTheLimit(t *testing.T) {
-	if _, err := IdleConnsFor(8, 50); err == nil {
+	if _, err := IdleConnsFor(8, 100, 50); err == nil {
 		t.Error("8 workers under a limit of 50 descriptors accepted")
 	}
-	if n, err := IdleConnsFor(8, 1024); err != nil || n < 1 || 2*8+reserveFiles+n > 1024 {
+	if n, err := IdleConnsFor(8, 5000, 1024); err != nil || n < 1 || 2*8+reserveFiles+n > 1024 {
 		t.Errorf("8 workers, limit 1024: %d idle, %v", n, err)
 	}
-	if n, _ := IdleConnsFor(32, 2*32+reserveFiles); n != 0 {
+	if n, _ := IdleConnsFor(32, 100, 2*32+reserveFiles); n != 0 {
 		t.Errorf("no room left, yet %d idle connections", n)
+	}
+	// One idle connection for each site in progress, not one for each
+	// host on the list: memory follows -open-sites.
+	if n, _ := IdleConnsFor(32, 300, 1<<20); n != 300 {
+		t.Errorf("300 sites in progress under a large limit: %d idle connections, want 300", n)
 	}
 }

@@ -34,7 +34,9 @@ func sha256Label(sum []byte) string { return "sha256:" + hex.EncodeToString(sum)
 
 // writeRaw writes m as one gzip member, adding Content-Length and
 // WARC-Block-Digest, and returns the offset at which the member starts.
-// As with writeMember, an error makes the Writer unusable.
+// One record per member is what lets a reader seek straight to a record.
+// Any error leaves a partial member in the file, so it makes the Writer
+// unusable (only Abort is left).
 func (w *Writer) writeRaw(m member) (int64, error) {
 	if w.err != nil {
 		return 0, w.err

@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -24,8 +25,8 @@ import (
 
 // Writer writes one site's WARC file for one batch, then its manifest.
 //
-// We do not use gowarc's WarcFileWriter, only its record builder and
-// marshaler, writing the gzip members to our own file. WarcFileWriter runs
+// We do not use gowarc's WarcFileWriter: we serialise the records
+// ourselves (member.go) and write the gzip members to our own file. WarcFileWriter runs
 // its writes on goroutines and, on Close, discards the errors of the final
 // close and renames the .open file to its final name with os.Rename (no
 // fsync of the data first, and replacing any file already there). That is
@@ -53,7 +54,6 @@ type Writer struct {
 	buf  *bufio.Writer   // set while the file is open
 	out  *countingWriter // counts bytes written: the file offset
 
-	marshaler  gowarc.Marshaler
 	warcinfoID string
 
 	// What was written, so Close can refuse a manifest that points at
@@ -83,23 +83,6 @@ var gzipPool = sync.Pool{New: func() any {
 	gz, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
 	return gz
 }}
-
-// recordOptions are the gowarc options for every record we build: WARC/1.1,
-// sha256 block and payload digests computed by gowarc, and any problem it
-// finds in a record we built reported rather than ignored (the block error
-// policy defaults to ignore), so a malformed HTTP head fails at write time
-// instead of at read time.
-func recordOptions() []gowarc.WarcRecordOption {
-	return []gowarc.WarcRecordOption{
-		gowarc.WithVersion(gowarc.V1_1),
-		gowarc.WithDefaultDigestAlgorithm("sha256"),
-		gowarc.WithAddMissingDigest(true),
-		gowarc.WithSyntaxErrorPolicy(gowarc.ErrWarn),
-		gowarc.WithSpecViolationPolicy(gowarc.ErrWarn),
-		gowarc.WithBlockErrorPolicy(gowarc.ErrWarn),
-		gowarc.WithRecordIdFunc(newRecordID),
-	}
-}
 
 // gowarcOptionsMu serialises gowarc's option constructors: each one writes
 // a package-wide uuid setting, which is a data race when sites write and
@@ -145,7 +128,6 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 		openPath:     filepath.Join(batchDir, openName(site)),
 		warcPath:     filepath.Join(batchDir, warcName(site)),
 		manifestPath: filepath.Join(batchDir, manifestName(site)),
-		marshaler:    gowarc.NewMarshaler(),
 		requests:     map[int64]bool{},
 		responses:    map[int64]string{},
 	}
@@ -297,64 +279,24 @@ func (w *Writer) writeWarcinfo(info map[string]string) error {
 	for _, k := range slices.Sorted(maps.Keys(info)) {
 		f.add(k, info[k]) // names checked by Create
 	}
-	gowarcOptionsMu.Lock()
-	rb := gowarc.NewRecordBuilder(gowarc.Warcinfo, recordOptions()...)
-	gowarcOptionsMu.Unlock()
-	rb.AddWarcHeaderTime(gowarc.WarcDate, time.Now())
-	rb.AddWarcHeader(gowarc.WarcFilename, warcName(w.site))
-	rb.AddWarcHeader(gowarc.ContentType, gowarc.ApplicationWarcFields)
-	if err := f.writeTo(rb); err != nil {
-		_ = rb.Close()
+	var block bytes.Buffer
+	if err := f.writeTo(&block); err != nil {
 		return err
 	}
-	rec, err := build(rb)
+	id, err := newRecordID()
 	if err != nil {
-		return fmt.Errorf("evidence: warcinfo: %w", err)
-	}
-	defer rec.Close()
-	if _, err := w.writeMember(rec); err != nil {
 		return err
 	}
-	w.warcinfoID = rec.RecordId()
+	rec := member{
+		fields: []field{{"WARC-Type", "warcinfo"}, {"WARC-Date", time.Now().UTC().Format(time.RFC3339Nano)},
+			{"WARC-Filename", warcName(w.site)}, {"Content-Type", gowarc.ApplicationWarcFields}, {"WARC-Record-ID", "<" + id + ">"}},
+		block: [][]byte{block.Bytes()},
+	}
+	if _, err := w.writeRaw(rec); err != nil {
+		return err
+	}
+	w.warcinfoID = id
 	return nil
-}
-
-// build finishes a record and treats any validation finding as an error:
-// a record we write ourselves has no excuse for one.
-func build(rb gowarc.WarcRecordBuilder) (gowarc.WarcRecord, error) {
-	rec, validation, err := rb.Build()
-	if err != nil {
-		return nil, err
-	}
-	if len(validation) > 0 {
-		_ = rec.Close()
-		return nil, fmt.Errorf("invalid record: %w", errors.Join(validation...))
-	}
-	return rec, nil
-}
-
-// writeMember writes rec as one gzip member and returns the offset at which
-// the member starts. One record per member is what lets a reader seek
-// straight to a record. Any error leaves a partial member in the file, so
-// it makes the Writer unusable (only Abort is left).
-func (w *Writer) writeMember(rec gowarc.WarcRecord) (int64, error) {
-	if w.err != nil {
-		return 0, w.err
-	}
-	if w.warcinfoID != "" {
-		rec.WarcHeader().SetId(gowarc.WarcWarcinfoID, w.warcinfoID)
-	}
-	offset := w.out.n
-	gz := gzipPool.Get().(*gzip.Writer)
-	defer gzipPool.Put(gz)
-	gz.Reset(w.out)
-	_, _, err := w.marshaler.Marshal(gz, rec, 0)
-	err = errors.Join(err, gz.Close())
-	if err != nil {
-		w.err = fmt.Errorf("evidence: %s: writing record at offset %d: %w", w.openPath, offset, err)
-		return 0, w.err
-	}
-	return offset, nil
 }
 
 // Close completes the WARC (Seal, unless sealed already) and then writes

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -74,9 +75,13 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	}
 	// Idle connections are kept within what the open-files limit leaves
 	// over the requests in flight.
-	idle, err := crawl.IdleConnsFor(*workers, crawl.OpenFilesLimit())
+	idle, err := crawl.IdleConnsFor(*workers, *openSites, crawl.OpenFilesLimit())
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	// The operator's GOMEMLIMIT, when set, is kept.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(crawl.MemoryLimitFor(*openSites)))
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers, MaxOpenSites: *openSites,
