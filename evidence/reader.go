@@ -150,6 +150,15 @@ func (s *Site) Response(x Exchange) (*StoredResponse, error) {
 	if !x.HasResponse() {
 		return nil, fmt.Errorf("evidence: %s: exchange for %s has no response", file, x.URL)
 	}
+	if resp, ok := quickResponse(file, x); ok {
+		return resp, nil
+	}
+	return carefulResponse(file, x)
+}
+
+// carefulResponse reads the response record of x through gowarc, which
+// validates everything and names what it finds wrong.
+func carefulResponse(file string, x Exchange) (*StoredResponse, error) {
 	fail := func(err error) error {
 		return &RecordError{File: file, Offset: x.ResponseOffset, RecordID: x.ResponseID, Err: err}
 	}

@@ -1,0 +1,234 @@
+package evidence
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// quickResponse reads the response record of x from file, the way a build
+// reads it for every page of every site: one gzip member, the WARC header
+// parsed in place, both digests and the manifest's payload digest checked.
+// It accepts only a record it can check completely and that is exactly as
+// this package writes one (writeRaw); ok is false for anything else, a
+// damaged record among them, and Response then reads the record the careful
+// way, through gowarc, which names what is wrong. So the answer is never
+// less checked than gowarc's; it is only cheaper (gowarc opens the file
+// again, builds a new decompressor and validates every header's syntax for
+// each record: a fifth of a cold build).
+func quickResponse(file string, x Exchange) (resp *StoredResponse, ok bool) {
+	if checkRegular(file) != nil {
+		return nil, false
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	if _, err := f.Seek(x.ResponseOffset, io.SeekStart); err != nil {
+		return nil, false
+	}
+	member, ok := readMember(f)
+	if !ok {
+		return nil, false
+	}
+	return parseResponse(member, x)
+}
+
+// readers are reused decompressors and read buffers.
+var readers = sync.Pool{New: func() any { return new(memberReader) }}
+
+type memberReader struct {
+	buf *bufio.Reader
+	gz  gzip.Reader
+	out bytes.Buffer
+}
+
+// maxMember bounds a record read whole: the body cap, twice (before and
+// after decoding are both at most MaxBody), and room for the heads.
+const maxMember = 2*10<<20 + 1<<20
+
+// readMember decompresses the one gzip member at r's position, checking its
+// CRC and length. The bytes are a copy, safe to keep.
+func readMember(r io.Reader) ([]byte, bool) {
+	m := readers.Get().(*memberReader)
+	defer readers.Put(m)
+	if m.buf == nil {
+		m.buf = bufio.NewReaderSize(r, 32<<10)
+	} else {
+		m.buf.Reset(r)
+	}
+	if m.gz.Reset(m.buf) != nil {
+		return nil, false
+	}
+	m.gz.Multistream(false)
+	m.out.Reset()
+	n, err := m.out.ReadFrom(io.LimitReader(&m.gz, maxMember+1))
+	if err != nil || n > maxMember {
+		return nil, false
+	}
+	return bytes.Clone(m.out.Bytes()), true
+}
+
+// parseResponse checks one decompressed response record against x.
+func parseResponse(rec []byte, x Exchange) (*StoredResponse, bool) {
+	rest, ok := bytes.CutPrefix(rec, []byte("WARC/1.1\r\n"))
+	if !ok {
+		return nil, false
+	}
+	fields := map[string]string{}
+	for {
+		line, after, found := bytes.Cut(rest, []byte("\r\n"))
+		if !found {
+			return nil, false
+		}
+		rest = after
+		if len(line) == 0 {
+			break
+		}
+		name, value, found := bytes.Cut(line, []byte(": "))
+		if !found || len(name) == 0 || bytes.ContainsAny(name, " \t") {
+			return nil, false // a continuation line or other syntax: the careful way
+		}
+		if _, twice := fields[string(name)]; twice {
+			return nil, false
+		}
+		fields[string(name)] = string(value)
+	}
+	if !responseFields(fields, x) {
+		return nil, false
+	}
+	size, err := strconv.Atoi(fields["Content-Length"])
+	if err != nil || size < 0 || len(rest) != size+4 || !bytes.Equal(rest[size:], []byte("\r\n\r\n")) {
+		return nil, false
+	}
+	block := rest[:size]
+	if !sha256Is(fields["WARC-Block-Digest"], block) {
+		return nil, false
+	}
+	// The HTTP head ends at its first empty line, as gowarc ends it.
+	end := 0
+	for {
+		i := bytes.IndexByte(block[end:], '\n')
+		if i < 0 {
+			return nil, false
+		}
+		line := block[end : end+i+1]
+		end += i + 1
+		if len(line) < 3 {
+			break
+		}
+	}
+	head, body := block[:end], block[end:]
+	if !sha256Is(fields["WARC-Payload-Digest"], body) {
+		return nil, false
+	}
+	sum := sha256.Sum256(body)
+	if hex.EncodeToString(sum[:]) != x.PayloadSHA256 {
+		return nil, false
+	}
+	hr, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(head)), nil)
+	if err != nil || hr.StatusCode != x.Status {
+		return nil, false
+	}
+	date, err := time.Parse(time.RFC3339, fields["WARC-Date"])
+	if err != nil {
+		return nil, false
+	}
+	_, truncated := fields["WARC-Truncated"]
+	return &StoredResponse{
+		Status:    hr.StatusCode,
+		Header:    hr.Header,
+		Body:      body,
+		RecordID:  x.ResponseID,
+		Date:      date,
+		URL:       x.URL,
+		Truncated: truncated,
+	}, true
+}
+
+// responseFields reports whether fields are exactly those writeRaw and
+// Record give a response record, each with a value of the form they give
+// it: what they never write, gowarc is to judge.
+func responseFields(fields map[string]string, x Exchange) bool {
+	for name, value := range fields {
+		var good bool
+		switch name {
+		case "WARC-Type":
+			good = value == "response"
+		case "WARC-Record-ID":
+			good = value == "<"+x.ResponseID+">"
+		case "WARC-Target-URI":
+			good = value == x.URL
+		case "Content-Type":
+			good = value == "application/http;msgtype=response"
+		case "WARC-Date":
+			_, err := time.Parse(time.RFC3339, value)
+			good = err == nil
+		case "WARC-IP-Address":
+			good = net.ParseIP(value) != nil
+		case "WARC-Concurrent-To", "WARC-Warcinfo-ID":
+			good = isRecordID(value)
+		case "WARC-Truncated":
+			good = value == "length" || value == "unspecified"
+		case "Content-Length", "WARC-Block-Digest", "WARC-Payload-Digest":
+			good = true // checked against the block
+		}
+		if !good {
+			return false
+		}
+	}
+	for _, name := range []string{"WARC-Type", "WARC-Record-ID", "WARC-Target-URI", "Content-Type", "WARC-Date",
+		"Content-Length", "WARC-Block-Digest", "WARC-Payload-Digest"} {
+		if _, ok := fields[name]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isRecordID reports whether v is a record ID as newRecordID makes one,
+// in angle brackets: <urn:uuid:8-4-4-4-12 lower-case hex digits>.
+func isRecordID(v string) bool {
+	id, ok := strings.CutPrefix(v, "<urn:uuid:")
+	if !ok || len(id) != 37 || id[36] != '>' {
+		return false
+	}
+	for i, c := range id[:36] {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sha256Is reports whether label, as a WARC header writes a digest, is the
+// sha256 of data in lower-case hex, as writeRaw writes it.
+func sha256Is(label string, data []byte) bool {
+	want, ok := bytes.CutPrefix([]byte(label), []byte("sha256:"))
+	if !ok || len(want) != 2*sha256.Size {
+		return false
+	}
+	sum := sha256.Sum256(data)
+	var got [2 * sha256.Size]byte
+	hex.Encode(got[:], sum[:])
+	return bytes.Equal(got[:], want)
+}

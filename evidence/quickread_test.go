@@ -1,0 +1,134 @@
+package evidence
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"reflect"
+	"testing"
+)
+
+// quickSite writes a site whose responses cover what the quick reader must
+// handle as gowarc does: a page with several headers, an empty 404, a body
+// holding an empty line of its own, a binary body and a cut one.
+func quickSite(t *testing.T) (*Site, []Exchange) {
+	t.Helper()
+	dir := t.TempDir()
+	page := get(t, "https://quick.test/vilkar", 200, http.Header{
+		"Content-Type": {"text/html; charset=utf-8"}, "X-Robots-Tag": {"noai", "noimageai"}, "Link": {`</a>; rel="tdm-policy"`},
+	}, []byte("<html><body><p>Vilkår</p></body></html>"))
+	missing := get(t, "https://quick.test/.well-known/tdmrep.json", 404, nil, nil)
+	blank := get(t, "https://quick.test/robots.txt", 200, http.Header{"Content-Type": {"text/plain"}},
+		[]byte("User-agent: *\r\n\r\nDisallow: /privat/\r\n\r\n"))
+	binary := get(t, "https://quick.test/vilkar.pdf", 200, http.Header{"Content-Type": {"application/pdf"}}, pseudoText(5000))
+	cut := get(t, "https://quick.test/stor", 200, http.Header{"Content-Type": {"text/html"}}, pseudoText(3000))
+	cut.Truncated = true
+	m := writeSite(t, dir, "quick.test", page, missing, blank, binary, cut)
+	s, err := OpenSite(dir, "quick.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var xs []Exchange
+	for _, a := range m.Addresses {
+		xs = append(xs, a.Exchanges...)
+	}
+	return s, xs
+}
+
+func sameResponse(t *testing.T, what string, quick, careful *StoredResponse) {
+	t.Helper()
+	if !quick.Date.Equal(careful.Date) {
+		t.Errorf("%s: date %v, gowarc reads %v", what, quick.Date, careful.Date)
+	}
+	q, c := *quick, *careful
+	q.Date = c.Date
+	if len(q.Body) == 0 && len(c.Body) == 0 {
+		q.Body, c.Body = nil, nil
+	}
+	if !reflect.DeepEqual(q, c) {
+		t.Errorf("%s: quick read\n%+v\ngowarc reads\n%+v", what, q, c)
+	}
+}
+
+func TestQuickReadAgreesWithGowarc(t *testing.T) {
+	s, xs := quickSite(t)
+	for _, x := range xs {
+		file, err := s.RecordFile(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		quick, ok := quickResponse(file, x)
+		if !ok {
+			t.Errorf("%s: the quick reader refused a record this package wrote", x.URL)
+			continue
+		}
+		careful, err := carefulResponse(file, x)
+		if err != nil {
+			t.Fatalf("%s: %v", x.URL, err)
+		}
+		sameResponse(t, x.URL, quick, careful)
+	}
+}
+
+// Any change to a record's bytes — every single byte tried — must either
+// make the quick reader refuse it (Response then asks gowarc, which names
+// the damage) or leave a record gowarc reads the same way. The quick reader
+// never accepts what gowarc refuses.
+func TestQuickReadNeverAcceptsWhatGowarcRefuses(t *testing.T) {
+	s, xs := quickSite(t)
+	x := xs[0]
+	file, err := s.RecordFile(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain []byte
+	rewriteMember(t, file, x.ResponseOffset, func(b []byte) []byte { plain = bytes.Clone(b); return b })
+	accepted := 0
+	tried := 0
+	for _, flip := range []byte{0x20, 0x01} { // a letter's case, space and NUL; a digit or letter to its neighbour
+		for i := range plain {
+			tried++
+			rewriteMember(t, file, x.ResponseOffset, func([]byte) []byte {
+				changed := bytes.Clone(plain)
+				changed[i] ^= flip
+				return changed
+			})
+			quick, ok := quickResponse(file, x)
+			careful, err := carefulResponse(file, x)
+			if ok {
+				accepted++
+				if err != nil {
+					t.Fatalf("byte %d (%q) changed: the quick reader accepted what gowarc refuses: %v", i, plain[i], err)
+				}
+				sameResponse(t, "byte "+string(plain[i]), quick, careful)
+			}
+		}
+	}
+	t.Logf("%d of %d single-byte changes accepted by the quick reader (and read the same by gowarc)", accepted, tried)
+	rewriteMember(t, file, x.ResponseOffset, func([]byte) []byte { return plain })
+	if _, ok := quickResponse(file, x); !ok {
+		t.Fatal("the restored record is refused")
+	}
+	// Only changes no digest covers may pass (the case of a header name
+	// gowarc reads case-blind is refused by the quick reader: exact names).
+	if accepted > tried/4 {
+		t.Errorf("%d of %d single-byte changes accepted", accepted, tried)
+	}
+}
+
+func TestResponseNamesDamageFoundByTheQuickReader(t *testing.T) {
+	s, xs := quickSite(t)
+	x := xs[0]
+	file, _ := s.RecordFile(x)
+	rewriteMember(t, file, x.ResponseOffset, func(b []byte) []byte {
+		return bytes.Replace(b, []byte("Vilkår"), []byte("Vilkor"), 1)
+	})
+	if _, ok := quickResponse(file, x); ok {
+		t.Fatal("the quick reader accepted a changed body")
+	}
+	_, err := s.Response(x)
+	var re *RecordError
+	if !errors.As(err, &re) || !errors.Is(err, ErrDigest) || re.Offset != x.ResponseOffset {
+		t.Fatalf("Response: %v, want a RecordError at offset %d wrapping ErrDigest", err, x.ResponseOffset)
+	}
+}
