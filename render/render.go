@@ -139,29 +139,31 @@ func (r *Renderer) write(w writer, in Input) error {
 	}
 	sorted := byName(in.Sites)
 
+	// Every file is a job of its own, run on the workers in any order:
+	// the views across sites list every site, and written one after the
+	// other they kept one core busy while the other waited. The first
+	// error in job order is returned, so failures are reported the same
+	// way whatever the parallelism.
+	var jobs []func() error
 	for _, name := range []string{"style.css", "favicon.svg", "filter.js"} {
-		data, err := fs.ReadFile(templates.FS, name)
-		if err != nil {
-			return err
-		}
-		if err := w.file(name, data); err != nil {
-			return err
-		}
+		jobs = append(jobs, func() error {
+			data, err := fs.ReadFile(templates.FS, name)
+			if err != nil {
+				return err
+			}
+			return w.file(name, data)
+		})
 	}
-	if err := w.file("robots.txt", ownRobots(base)); err != nil {
-		return err
-	}
-	if err := w.json("sites.json", signals.NewIndex(in.Sites)); err != nil {
-		return err
-	}
-	csv, err := directoryCSV(base, sorted)
-	if err != nil {
-		return err
-	}
-	if err := w.file("sites.csv", csv); err != nil {
-		return err
-	}
-
+	jobs = append(jobs,
+		func() error { return w.file("robots.txt", ownRobots(base)) },
+		func() error { return w.json("sites.json", signals.NewIndex(in.Sites)) },
+		func() error {
+			csv, err := directoryCSV(base, sorted)
+			if err != nil {
+				return err
+			}
+			return w.file("sites.csv", csv)
+		})
 	for _, sc := range []struct {
 		name, title string
 		v           any
@@ -171,56 +173,74 @@ func (r *Renderer) write(w writer, in Input) error {
 		{"agents", "crawlsignals: each crawler across sites (agents.json)", signals.AgentsIndex{}},
 	} {
 		rel := "schema/" + sc.name + ".schema.json"
-		if err := w.json(rel, signals.Schema(sc.v, abs(base, rel), sc.title)); err != nil {
-			return err
-		}
+		jobs = append(jobs, func() error { return w.json(rel, signals.Schema(sc.v, abs(base, rel), sc.title)) })
 	}
 	generated := signals.Generated(in.Sites)
 	agents := signals.NewAgentsIndex(in.Sites, generated)
 	// Compact: it lists every site for every crawler and batch, so it grows
 	// as sites × crawlers × batches, and indentation would double it.
-	if err := w.compactJSON("agents.json", agents); err != nil {
-		return err
-	}
-	if err := r.acrossSites(w, agents, sorted); err != nil {
-		return err
-	}
+	jobs = append(jobs, func() error { return w.compactJSON("agents.json", agents) })
+	jobs = append(jobs, r.acrossSites(w, agents, sorted)...)
 	all, cats := directoryPages(sorted)
 	filters, views := viewPages(sorted, all)
 	all.Filters = filters
-	if err := r.page(w, "index.html", "index.html", &all); err != nil {
-		return err
-	}
+	jobs = append(jobs, func() error { return r.page(w, "index.html", "index.html", &all) })
 	dirs := append(cats, views...) // the directory's other pages: categories, then views
 	for _, d := range dirs {
 		d.Filters = withCurrent(filters, d.Filter)
-		if err := r.page(w, "index.html", d.path()+"index.html", &d); err != nil {
-			return err
-		}
+		jobs = append(jobs, func() error { return r.page(w, "index.html", d.path()+"index.html", &d) })
 	}
-	if err := r.contentPages(w, in.Content, in.Contact, base); err != nil {
-		return err
+	jobs = append(jobs,
+		func() error { return r.contentPages(w, in.Content, in.Contact, base) },
+		func() error { return r.feedsAndSitemap(w, base, sorted, dirs) })
+	for _, s := range sorted {
+		jobs = append(jobs, func() error { return r.siteFiles(w, in, base, s) })
 	}
-	if err := r.feedsAndSitemap(w, base, sorted, dirs); err != nil {
-		return err
-	}
-	return r.sitePages(w, in, sorted)
+	return runJobs(in.Workers, jobs)
 }
 
-// acrossSites writes the views across sites: the list of crawlers, one
-// page per crawler, and the comparison table.
-func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*signals.Site) error {
-	list, pages := crawlerPages(agents, sorted)
-	if err := r.page(w, "crawlers.html", "crawlers/index.html", &list); err != nil {
-		return err
+// runJobs runs jobs on workers goroutines (0: one per processor) and
+// returns the first error in job order.
+func runJobs(workers int, jobs []func() error) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	for _, p := range pages {
-		if err := r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", &p); err != nil {
+	workers = min(workers, max(len(jobs), 1))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := range next {
+				errs[i] = jobs[i]()
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
+	return nil
+}
+
+// acrossSites returns the jobs that write the views across sites: the
+// list of crawlers, one page per crawler, and the comparison table.
+func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*signals.Site) []func() error {
+	list, pages := crawlerPages(agents, sorted)
+	jobs := []func() error{func() error { return r.page(w, "crawlers.html", "crawlers/index.html", &list) }}
+	for _, p := range pages {
+		jobs = append(jobs, func() error {
+			return r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", &p)
+		})
+	}
 	cmp := comparePage(sorted)
-	return r.page(w, "compare.html", "compare/index.html", &cmp)
+	return append(jobs, func() error { return r.page(w, "compare.html", "compare/index.html", &cmp) })
 }
 
 func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *url.URL) error {
@@ -289,39 +309,6 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 		return err
 	}
 	return w.file("sitemap.xml", data)
-}
-
-// sitePages renders each site's page, signals.json and feed with a bounded
-// pool of workers. Each job writes only its own files; the first error in
-// site order is returned, so even failures are reported deterministically.
-func (r *Renderer) sitePages(w writer, in Input, sorted []*signals.Site) error {
-	base := w.base
-	workers := in.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, max(len(sorted), 1))
-	errs := make([]error, len(sorted))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for i := range jobs {
-				errs[i] = r.siteFiles(w, in, base, sorted[i])
-			}
-		})
-	}
-	for i := range sorted {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site) error {

@@ -1,6 +1,7 @@
 package signals
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals/extract"
@@ -58,5 +59,39 @@ func TestLicenceByURL(t *testing.T) {
 		if got := licenceOfURL(u); got != want {
 			t.Errorf("licenceOfURL(%s) = %q, want %q", u, got, want)
 		}
+	}
+}
+
+// The words mayNameLicence looks for must be in every text licencePattern
+// matches: otherwise a licence named on a page would go unseen. Each phrase
+// of the pattern is tried in three cases, inside a sentence, with and
+// without a version.
+func TestLicenceWordsCoverThePattern(t *testing.T) {
+	phrases := []string{
+		"CC0", "cc0 1.0", "CC BY", "CC-BY 4.0", "cc by-sa 3.0", "CC-BY-SA", "Creative Commons Attribution 4.0 International",
+		"Creative Commons Attribution-ShareAlike", "Creative Commons Navngivelse 4.0 Internasjonal",
+		"Creative Commons Navngivelse-DelPåSammeVilkår", "Creative Commons Zero", "NLOD 2.0", "Norsk lisens for offentlige data (NLOD) 2.0",
+		"Norwegian Licence for Open Government Data", "Norwegian License for Open Government Data (NLOD)", "ODbL 1.0",
+		"Open Database License (ODbL) v1.0", "Open Database Licence", "Commission Decision 2011/833/EU",
+		"Kommisjonens beslutning 2011/833", "2011/833/EU",
+	}
+	for _, p := range phrases {
+		for _, variant := range []string{p, strings.ToUpper(p), strings.ToLower(p)} {
+			text := "Data på denne siden er lisensiert under " + variant + " for alle."
+			if !licencePattern.MatchString(text) {
+				t.Errorf("%q: the pattern itself does not match; the test's phrase is wrong", variant)
+				continue
+			}
+			if !mayNameLicence(text) {
+				t.Errorf("%q: matched by the pattern, but mayNameLicence says no licence can be named", variant)
+			}
+		}
+	}
+	// Case-blind matching folds ſ into s: such a text is always looked through.
+	if odd := "Norſk liſens for offentlige data"; licencePattern.MatchString(odd) && !mayNameLicence(odd) {
+		t.Errorf("%q: matched by the pattern, but skipped", odd)
+	}
+	if mayNameLicence("Our accessibility statement says nothing of licences; accept the account's access terms.") {
+		t.Error("a text naming no licence is looked through")
 	}
 }
