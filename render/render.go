@@ -36,6 +36,7 @@ type Renderer struct {
 	md      goldmark.Markdown
 	mdMu    sync.Mutex // goldmark does not promise to be safe for concurrent use
 	buffers sync.Pool  // of *bytes.Buffer, reused across pages and workers
+	heads   sync.Map   // [4]string → template.HTML: see agentHeads
 }
 
 // pageTemplates are the page kinds; each is parsed with layout.html and
@@ -58,15 +59,16 @@ func New() (*Renderer, error) {
 }
 
 var funcs = template.FuncMap{
-	"linkTo":     linkTo,
-	"seconds":    seconds,
-	"topicWords": topicWords,
-	"jsonFile":   jsonFile,
-	"tdmSource":  tdmSource,
-	"short":      shortURL,
-	"when":       newDate,
-	"aiWord":     signals.AIWord,
-	"refs":       func(root string, sites []siteRef) siteRefs { return siteRefs{Root: root, Sites: sites} },
+	"linkTo":      linkTo,
+	"seconds":     seconds,
+	"topicWords":  topicWords,
+	"jsonFile":    jsonFile,
+	"tdmSource":   tdmSource,
+	"short":       shortURL,
+	"when":        newDate,
+	"aiWord":      signals.AIWord,
+	"verdictCell": verdictCell,
+	"refs":        func(root string, sites []siteRef) siteRefs { return siteRefs{Root: root, Sites: sites} },
 }
 
 // siteRefs is a list of sites to link, with the path to the site root.
@@ -318,6 +320,9 @@ func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site)
 		return err
 	}
 	sv := sitePage(s, notes, in.Contact)
+	if err := r.agentHeads(&sv); err != nil {
+		return err
+	}
 	if err := r.page(w, "site.html", dir+"index.html", &sv); err != nil {
 		return err
 	}
@@ -330,6 +335,36 @@ func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site)
 		return err
 	}
 	return w.file(dir+"feed.xml", feed)
+}
+
+// agentHeads fills the Head of every row of v's agents tables. A row's
+// first cells depend only on the crawler (token, operator, purpose, note),
+// so each is rendered once per build and kept: the table has 43 rows on
+// every site's page, and those cells were a third of its template work.
+func (r *Renderer) agentHeads(v *siteView) error {
+	views := []*robotsView{&v.Robots}
+	for i := range v.OtherRobots {
+		views = append(views, &v.OtherRobots[i])
+	}
+	for _, rv := range views {
+		for gi := range rv.AgentsBy {
+			for ai := range rv.AgentsBy[gi].Agents {
+				row := &rv.AgentsBy[gi].Agents[ai]
+				key := [4]string{row.Token, row.Operator, row.Purpose, row.Note}
+				if h, ok := r.heads.Load(key); ok {
+					row.Head = h.(template.HTML)
+					continue
+				}
+				var b strings.Builder
+				if err := r.pages["site.html"].ExecuteTemplate(&b, "agentHead", row); err != nil {
+					return err
+				}
+				row.Head = template.HTML(b.String())
+				r.heads.Store(key, row.Head)
+			}
+		}
+	}
+	return nil
 }
 
 // safeSegment says whether s can name a folder of public/: letters,

@@ -59,6 +59,21 @@ type agentRow struct {
 	Verdict                        string // allowed | disallowed | unknown
 	GroupWords, LineWords          string
 	LineHref                       string // the deciding line on this page
+
+	// Head is the row's first cells (token, operator, purpose), the same
+	// on every site's page: rendered once per build (Renderer.agentHeads).
+	Head template.HTML
+}
+
+// verdictCell is the "may read /" cell of a verdict.
+func verdictCell(verdict string) template.HTML {
+	switch verdict {
+	case signals.AgentAllowed:
+		return `<span class="yes"><span aria-hidden="true">✓ </span>yes</span>`
+	case signals.AgentDisallowed:
+		return `<span class="no"><span aria-hidden="true">✗ </span>no</span>`
+	}
+	return "unknown"
 }
 
 type agentGroup struct {
