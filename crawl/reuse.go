@@ -136,6 +136,7 @@ func (c *Crawler) recheckSeed(site, thisBatch string, now time.Time) (*seed, err
 		if err != nil {
 			continue
 		}
+		defer es.Close() // the loop ends here, one way or another
 		sd := newSeed()
 		m := es.Manifest
 		for _, h := range m.Hosts {

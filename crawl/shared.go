@@ -245,35 +245,47 @@ func (c *Crawler) resumeShared(dir string, todo []*sites.Site, complete []SiteRe
 		if err != nil {
 			return fmt.Errorf("resume: %w", err)
 		}
-		for _, a := range es.Manifest.Addresses {
-			for _, x := range a.Exchanges {
-				host := hostOf(x.URL)
-				if !c.shared.hosts[host] {
-					continue
-				}
-				if x.StoredBy == "" {
-					x.StoredBy = done.Site
-				}
-				key := fmt.Sprintf("%s %d", x.StoredBy, x.RequestOffset)
-				if seen[key] {
-					continue
-				}
-				seen[key] = true
-				e := &sharedAnswer{ready: make(chan struct{}), site: x.StoredBy, at: a.FetchedAt, ex: &x}
-				close(e.ready)
-				if x.HasResponse() {
-					resp, err := es.Response(x)
-					if err != nil {
-						return fmt.Errorf("resume: %w", err)
-					}
-					e.ans = &answer{url: x.URL, status: resp.Status, header: resp.Header, raw: resp.Body, rawTruncated: resp.Truncated, received: resp.Date}
-				} else {
-					e.err = fmt.Errorf("%s: no answer when %s asked earlier in this batch (%s)", x.URL, x.StoredBy, a.Detail)
-				}
-				c.shared.add(x.URL, e)
-				// The host's clock starts no earlier than that site's end.
-				c.pacer.seed(host, es.Manifest.Finished, time.Time{})
+		err = c.seedSharedFrom(es, done.Site, seen)
+		es.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seedSharedFrom makes the answers on shared hosts that site's complete
+// evidence (es) holds known to this run; seen holds the records already
+// known, by file and offset.
+func (c *Crawler) seedSharedFrom(es *evidence.Site, site string, seen map[string]bool) error {
+	for _, a := range es.Manifest.Addresses {
+		for _, x := range a.Exchanges {
+			host := hostOf(x.URL)
+			if !c.shared.hosts[host] {
+				continue
 			}
+			if x.StoredBy == "" {
+				x.StoredBy = site
+			}
+			key := fmt.Sprintf("%s %d", x.StoredBy, x.RequestOffset)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			e := &sharedAnswer{ready: make(chan struct{}), site: x.StoredBy, at: a.FetchedAt, ex: &x}
+			close(e.ready)
+			if x.HasResponse() {
+				resp, err := es.Response(x)
+				if err != nil {
+					return fmt.Errorf("resume: %w", err)
+				}
+				e.ans = &answer{url: x.URL, status: resp.Status, header: resp.Header, raw: resp.Body, rawTruncated: resp.Truncated, received: resp.Date}
+			} else {
+				e.err = fmt.Errorf("%s: no answer when %s asked earlier in this batch (%s)", x.URL, x.StoredBy, a.Detail)
+			}
+			c.shared.add(x.URL, e)
+			// The host's clock starts no earlier than that site's end.
+			c.pacer.seed(host, es.Manifest.Finished, time.Time{})
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"net/http"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -35,6 +36,17 @@ func quickSite(t *testing.T) (*Site, []Exchange) {
 	return s, xs
 }
 
+// quickFile is quickResponse on the file at path.
+func quickFile(t *testing.T, path string, x Exchange) (*StoredResponse, bool) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return quickResponse(f, x)
+}
+
 func sameResponse(t *testing.T, what string, quick, careful *StoredResponse) {
 	t.Helper()
 	if !quick.Date.Equal(careful.Date) {
@@ -57,7 +69,7 @@ func TestQuickReadAgreesWithGowarc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		quick, ok := quickResponse(file, x)
+		quick, ok := quickFile(t, file, x)
 		if !ok {
 			t.Errorf("%s: the quick reader refused a record this package wrote", x.URL)
 			continue
@@ -93,7 +105,7 @@ func TestQuickReadNeverAcceptsWhatGowarcRefuses(t *testing.T) {
 				changed[i] ^= flip
 				return changed
 			})
-			quick, ok := quickResponse(file, x)
+			quick, ok := quickFile(t, file, x)
 			careful, err := carefulResponse(file, x)
 			if ok {
 				accepted++
@@ -106,7 +118,7 @@ func TestQuickReadNeverAcceptsWhatGowarcRefuses(t *testing.T) {
 	}
 	t.Logf("%d of %d single-byte changes accepted by the quick reader (and read the same by gowarc)", accepted, tried)
 	rewriteMember(t, file, x.ResponseOffset, func([]byte) []byte { return plain })
-	if _, ok := quickResponse(file, x); !ok {
+	if _, ok := quickFile(t, file, x); !ok {
 		t.Fatal("the restored record is refused")
 	}
 	// Only changes no digest covers may pass (the case of a header name
@@ -123,7 +135,7 @@ func TestResponseNamesDamageFoundByTheQuickReader(t *testing.T) {
 	rewriteMember(t, file, x.ResponseOffset, func(b []byte) []byte {
 		return bytes.Replace(b, []byte("Vilkår"), []byte("Vilkor"), 1)
 	})
-	if _, ok := quickResponse(file, x); ok {
+	if _, ok := quickFile(t, file, x); ok {
 		t.Fatal("the quick reader accepted a changed body")
 	}
 	_, err := s.Response(x)

@@ -327,6 +327,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 	if err != nil {
 		return s, texts, false, fmt.Errorf("%s: %w", ls.Host, err)
 	}
+	defer es.Close()
 	m := es.Manifest
 	s.Batch = batch
 	if m.Blocked {
