@@ -70,8 +70,12 @@ func (w *Writer) writeRaw(m member) (int64, error) {
 	head.WriteString("\r\n")
 
 	offset := w.out.n
-	gz := gzipPool.Get().(*gzip.Writer)
-	defer gzipPool.Put(gz)
+	pool := &gzipPool
+	if head.Len()+size < storeBelow {
+		pool = &storedPool
+	}
+	gz := pool.Get().(*gzip.Writer)
+	defer pool.Put(gz)
 	gz.Reset(w.out)
 	_, err := gz.Write(head.Bytes())
 	for _, p := range m.block {

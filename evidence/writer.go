@@ -84,6 +84,19 @@ var gzipPool = sync.Pool{New: func() any {
 	return gz
 }}
 
+// storeBelow is the size under which a record is stored in its gzip member
+// without compression. The request and metadata records of every exchange
+// are about 600–900 bytes; compressing them saved 200–300 bytes each but
+// cost most of the compressor's time (a Huffman table built for each tiny
+// member). Stored, they cost about half a kilobyte more per exchange: a
+// few percent of a real page's evidence.
+const storeBelow = 1 << 10
+
+var storedPool = sync.Pool{New: func() any {
+	gz, _ := gzip.NewWriterLevel(nil, gzip.NoCompression)
+	return gz
+}}
+
 // gowarcOptionsMu serialises gowarc's option constructors: each one writes
 // a package-wide uuid setting, which is a data race when sites write and
 // read evidence concurrently. Every gowarc.New… call here holds it.
