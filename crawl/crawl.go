@@ -124,9 +124,11 @@ type Crawler struct {
 	shared *sharedAnswers
 	ends   map[string]*siteEnd
 	peers  map[string][]string // the other sites of each site's group in this run
-	// files bounds the evidence files open at once (one per worker): a
-	// site holds its WARC open only while it writes to it.
+	// files bounds the evidence files opened for a write at once (one per
+	// worker); held bounds the sites that keep theirs open between
+	// requests (HeldFilesFor), the others open it only while they write.
 	files chan struct{}
+	held  chan struct{}
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -171,11 +173,12 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 			}
 		}
 	}
-	if _, err := IdleConnsFor(cfg.Workers, cfg.MaxOpenSites, OpenFilesLimit()); err != nil {
+	held, err := HeldFilesFor(cfg.Workers, cfg.MaxOpenSites, OpenFilesLimit())
+	if err != nil {
 		return nil, err
 	}
 	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay),
-		slots: make(chan struct{}, cfg.Workers), files: make(chan struct{}, cfg.Workers)}, nil
+		slots: make(chan struct{}, cfg.Workers), files: make(chan struct{}, cfg.Workers), held: make(chan struct{}, held)}, nil
 }
 
 // Select returns the sites named by only, or all. A site is named by any of

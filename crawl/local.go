@@ -65,22 +65,40 @@ const reserveFiles = 64
 // A site keeps its connection while it waits for its next turn, one per
 // host: a new connection for every request costs the crawler about a fifth
 // of its CPU (and the site a handshake; over TLS a whole one). So the pool
-// holds up to one connection for each site in progress, as far as the
-// descriptors allow; beyond that the oldest idle one is closed. Memory
-// then follows the sites in progress (about 25 KB an idle connection),
-// which -open-sites bounds, not the number of hosts on the list.
+// holds up to one connection for each site in progress, as far as half the
+// spare descriptors allow; beyond that the oldest idle one is closed.
+// Memory then follows the sites in progress (about 25 KB an idle
+// connection), which -open-sites bounds, not the number of hosts on the
+// list.
 func IdleConnsFor(workers, openSites int, limit uint64) (int, error) {
+	idle, _, err := spareDescriptors(workers, openSites, limit)
+	return idle, err
+}
+
+// HeldFilesFor returns how many sites in progress may keep their evidence
+// file open between requests (evidence.Writer.Hold) under the same limit:
+// the other half of the spare descriptors. Opening it for each exchange
+// cost a twentieth of the crawler's CPU. An unknown limit holds none.
+func HeldFilesFor(workers, openSites int, limit uint64) (int, error) {
+	_, held, err := spareDescriptors(workers, openSites, limit)
+	return held, err
+}
+
+func spareDescriptors(workers, openSites int, limit uint64) (idle, held int, err error) {
 	if openSites <= 0 {
 		openSites = SitesPerCore * runtime.GOMAXPROCS(0)
 	}
 	if limit == 0 {
-		return min(openSites, 1024), nil
+		return min(openSites, 1024), 0, nil
 	}
 	need := uint64(2*workers + reserveFiles)
 	if limit < need {
-		return 0, fmt.Errorf("the open-files limit (%d) is too low for %d workers: they need at least %d descriptors; raise it (ulimit -n) or lower -workers", limit, workers, need)
+		return 0, 0, fmt.Errorf("the open-files limit (%d) is too low for %d workers: they need at least %d descriptors; raise it (ulimit -n) or lower -workers", limit, workers, need)
 	}
-	return int(min(uint64(openSites), limit-need)), nil
+	spare := limit - need
+	idle = int(min(uint64(openSites), spare/2))
+	held = int(min(uint64(openSites), spare-uint64(idle)))
+	return idle, held, nil
 }
 
 // MemoryLimitFor is the soft memory limit (runtime/debug.SetMemoryLimit)

@@ -101,4 +101,16 @@ func TestIdleConnsFromTheLimit(t *testing.T) {
 	if n, _ := IdleConnsFor(32, 300, 1<<20); n != 300 {
 		t.Errorf("300 sites in progress under a large limit: %d idle connections, want 300", n)
 	}
+	// Idle connections and held evidence files share what the workers
+	// leave, and never more than it.
+	for _, limit := range []uint64{2*32 + reserveFiles, 1024, 5000, 1 << 20} {
+		idle, _ := IdleConnsFor(32, 2000, limit)
+		held, _ := HeldFilesFor(32, 2000, limit)
+		if uint64(2*32+reserveFiles+idle+held) > limit || idle > 2000 || held > 2000 {
+			t.Errorf("limit %d: %d idle connections and %d held files", limit, idle, held)
+		}
+	}
+	if held, _ := HeldFilesFor(8, 100, 0); held != 0 {
+		t.Errorf("an unknown limit holds %d files, want none", held)
+	}
 }

@@ -76,6 +76,15 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		res.Err = err
 		return res
 	}
+	select {
+	case c.held <- struct{}{}: // a descriptor to spare: keep the WARC open
+		w.Hold()
+		defer func() { <-c.held }()
+	default:
+	}
+	// Whatever happens, the file is closed before the site ends (after Seal
+	// or Close, Abort does nothing).
+	defer w.Abort()
 	r := &siteRun{
 		c: c, site: s, w: w,
 		m:          evidence.Manifest{Site: s.Host, Name: s.Name, Batch: batch, Started: time.Now().UTC()},

@@ -125,14 +125,19 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 		return Exchange{}, err
 	}
 
-	if err := w.openFile(); err != nil {
-		w.err = err
-		return Exchange{}, err
+	switch {
+	case w.file == nil:
+		if err := w.openFile(); err != nil {
+			w.err = err
+			return Exchange{}, err
+		}
+	case w.buf == nil: // held open (Hold)
+		w.takeBuffer()
 	}
 	// Each whole exchange reaches the file before the next request: a
 	// process killed later (kill -9) leaves it readable in the .open file,
 	// so a resumed batch reuses it instead of asking the site again.
-	defer w.detach()
+	defer w.release()
 	if ex.RequestOffset, err = w.writeRaw(req); err != nil {
 		return Exchange{}, err
 	}
@@ -147,7 +152,7 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 	if _, err := w.writeRaw(meta); err != nil {
 		return Exchange{}, err
 	}
-	if err := w.detach(); err != nil {
+	if err := w.release(); err != nil {
 		return Exchange{}, err
 	}
 	return ex, nil

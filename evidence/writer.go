@@ -49,8 +49,10 @@ type Writer struct {
 	// The file is open only while records are written (see openFile): a
 	// site waiting out its hosts' clocks holds no descriptor and no buffer,
 	// so a batch of ten thousand sites in progress needs descriptors only
-	// for the records being written.
+	// for the records being written. Unless the Writer holds it (Hold),
+	// when the process has descriptors to spare.
 	file *os.File
+	hold bool
 	buf  *bufio.Writer   // set while the file is open
 	out  *countingWriter // counts bytes written: the file offset
 
@@ -196,9 +198,24 @@ var bufPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 32<<10
 // attach makes f the file records are written to, through a pooled buffer.
 func (w *Writer) attach(f *os.File) {
 	w.file = f
+	w.takeBuffer()
+}
+
+// takeBuffer gives the open file a pooled write buffer.
+func (w *Writer) takeBuffer() {
 	w.buf = bufPool.Get().(*bufio.Writer)
-	w.buf.Reset(f)
+	w.buf.Reset(w.file)
 	w.out.w = w.buf
+}
+
+// dropBuffer flushes the write buffer to the file and returns it to the
+// pool.
+func (w *Writer) dropBuffer() error {
+	err := w.buf.Flush()
+	w.buf.Reset(nil)
+	bufPool.Put(w.buf)
+	w.buf, w.out.w = nil, nil
+	return err
 }
 
 // openFile reopens the WARC to append records.
@@ -211,17 +228,42 @@ func (w *Writer) openFile() error {
 	return nil
 }
 
+// Hold keeps the WARC open from one record to the next, until the Writer
+// is sealed or aborted, instead of opening it for each exchange: the
+// caller has a descriptor to spare for it (see crawl.HeldFilesFor).
+func (w *Writer) Hold() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.hold = true
+}
+
+// release ends the writing of an exchange: what was written reaches the
+// file, which is closed unless the Writer holds it. A held file keeps no
+// buffer while the site waits.
+func (w *Writer) release() error {
+	if !w.hold || w.file == nil {
+		return w.detach()
+	}
+	if w.buf != nil {
+		if err := w.dropBuffer(); err != nil && w.err == nil {
+			w.err = fmt.Errorf("evidence: %s: %w", w.openPath, err)
+		}
+	}
+	return w.err
+}
+
 // detach flushes what was written and closes the file, returning its
 // buffer to the pool. A failure makes the Writer unusable.
 func (w *Writer) detach() error {
 	if w.file == nil {
 		return nil
 	}
-	ferr := w.buf.Flush()
+	var ferr error
+	if w.buf != nil {
+		ferr = w.dropBuffer()
+	}
 	cerr := w.file.Close()
-	w.buf.Reset(nil)
-	bufPool.Put(w.buf)
-	w.file, w.buf, w.out.w = nil, nil, nil
+	w.file = nil
 	if err := errors.Join(ferr, cerr); err != nil && w.err == nil {
 		w.err = fmt.Errorf("evidence: %s: %w", w.openPath, err)
 	}

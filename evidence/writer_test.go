@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nlnwa/gowarc/v3"
 )
@@ -403,5 +404,59 @@ func TestConcurrentRecords(t *testing.T) {
 	}
 	if errs := Verify(dir); len(errs) > 0 {
 		t.Errorf("Verify: %v", errs)
+	}
+}
+
+// A held Writer keeps its file open between exchanges, and no buffer; what
+// it writes is the same evidence, readable and complete once closed.
+func TestHeldWriterKeepsTheFileOpen(t *testing.T) {
+	dir := t.TempDir()
+	w, err := Create(dir, "held.test", map[string]string{"software": "crawlsignals/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Hold()
+	m := Manifest{Name: "Held", Started: testTime, Finished: testTime.Add(time.Minute)}
+	var file *os.File
+	for i, body := range []string{"første", "andre", "tredje"} {
+		x := get(t, "https://held.test/side-"+strconv.Itoa(i), 200, http.Header{"Content-Type": {"text/plain"}}, []byte(body))
+		ex, err := w.Record(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w.file == nil || w.buf != nil {
+			t.Fatalf("after exchange %d: file %v, buffer %v; want the file open and no buffer", i, w.file, w.buf)
+		}
+		if file != nil && w.file != file {
+			t.Fatalf("exchange %d opened the file again", i)
+		}
+		file = w.file
+		m.Addresses = append(m.Addresses, Address{URL: x.Request.URL.String(), FoundVia: "footer", Outcome: OutcomeRead, Status: 200, Exchanges: []Exchange{ex}})
+	}
+	if err := w.Close(m); err != nil {
+		t.Fatal(err)
+	}
+	if w.file != nil {
+		t.Error("the file is still open after Close")
+	}
+	s, err := OpenSite(dir, "held.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for i, a := range s.Manifest.Addresses {
+		resp, err := s.Response(a.Exchanges[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := []string{"første", "andre", "tredje"}[i]; string(resp.Body) != want {
+			t.Errorf("record %d: %q, want %q", i, resp.Body, want)
+		}
+	}
+	if errs := Verify(dir); len(errs) > 0 {
+		t.Errorf("verify: %v", errs)
+	}
+	if got := len(readAll(t, filepath.Join(dir, "held.test.warc.gz"))); got != 1+3*3 {
+		t.Errorf("%d records, want warcinfo and three of each exchange", got)
 	}
 }
