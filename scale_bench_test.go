@@ -234,6 +234,7 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq,
 		float64(server.Microseconds())/float64(len(log)))
 	first, last := log[0].Start, log[0].End
+	hostFirst := map[string]time.Time{}
 	for _, q := range log {
 		if q.Start.Before(first) {
 			first = q.Start
@@ -241,9 +242,40 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 		if q.End.After(last) {
 			last = q.End
 		}
+		if t, ok := hostFirst[q.Host]; !ok || q.Start.Before(t) {
+			hostFirst[q.Host] = q.Start
+		}
 	}
-	fmt.Printf("%-62s first request %.2fs after the start, exit %.2fs after the last answer\n", "",
-		first.Sub(r.start).Seconds(), r.end.Sub(last).Seconds())
+	lastStart := first
+	for _, t := range hostFirst {
+		if t.After(lastStart) {
+			lastStart = t
+		}
+	}
+	if os.Getenv("BENCH_RAMP") != "" {
+		var ts []float64
+		for _, t := range hostFirst {
+			ts = append(ts, t.Sub(r.start).Seconds())
+		}
+		slices.Sort(ts)
+		for _, q := range []int{10, 25, 50, 75, 90, 99} {
+			fmt.Printf("  %d%% of hosts had their first request by %.2fs\n", q, ts[len(ts)*q/100])
+		}
+		second := map[string]time.Time{}
+		for _, q := range log {
+			if !q.Start.Equal(hostFirst[q.Host]) && (second[q.Host].IsZero() || q.Start.Before(second[q.Host])) {
+				second[q.Host] = q.Start
+			}
+		}
+		var gaps []float64
+		for h, t := range second {
+			gaps = append(gaps, t.Sub(hostFirst[h]).Seconds())
+		}
+		slices.Sort(gaps)
+		fmt.Printf("  first to second request of a host: median %.3fs, 90%% %.3fs, max %.3fs\n", gaps[len(gaps)/2], gaps[len(gaps)*9/10], gaps[len(gaps)-1])
+	}
+	fmt.Printf("%-62s first request %.2fs after the start, the last host's first %.2fs, exit %.2fs after the last answer\n", "",
+		first.Sub(r.start).Seconds(), lastStart.Sub(r.start).Seconds(), r.end.Sub(last).Seconds())
 	b.ReportMetric(perReq, "crawl-cpu-µs/req")
 	b.ReportMetric(r.wall.Seconds()/floor.Seconds(), "crawl-wall/floor")
 	b.ReportMetric(float64(r.rss>>20), "crawl-peak-RSS-MB")
