@@ -32,8 +32,13 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 	switch robots.Outcome(hr.Outcome) {
 	case robots.Rules:
 		r.Meaning = fmt.Sprintf("robots.txt answered HTTP %d with rules; the table shows what they say to each crawler.", hr.Status)
-		for _, v := range file.Report(agents) {
-			allowed := &v.RootAllowed
+		report := file.Report(agents)
+		r.Agents = make([]Agent, 0, len(report)) // a site's findings are kept for the whole build: no spare room
+		for _, v := range report {
+			// A pointer to a copy: one into v would keep the whole
+			// report entry alive as long as the findings.
+			root := v.RootAllowed
+			allowed := &root
 			if v.Err != nil {
 				allowed = nil // the matcher failed: we do not know
 			}
