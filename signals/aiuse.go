@@ -2,6 +2,7 @@ package signals
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -221,8 +222,17 @@ func objectsNo(v string) bool {
 
 // contentSignalSources lists a host's Content-Signal and Content-Usage
 // lines. A line objects for all when it stands in the * group or outside
-// any group and covers the whole host; otherwise for some.
+// any group and covers the whole host; otherwise for some. A crawler with
+// a group of its own does not read the * group (RFC 9309, 2.2.1), so a line
+// there objects for all only when no AI training crawler of our list has
+// one.
 func contentSignalSources(r Robots, home bool) []AISource {
+	var own []string // AI training crawlers that do not read the * group
+	for _, a := range r.Agents {
+		if a.Category == "ai-training" && a.Group == "own" {
+			own = append(own, a.Agent)
+		}
+	}
 	var out []AISource
 	for _, c := range r.ContentSignals {
 		src := AISource{Kind: strings.ToLower(c.Kind), URL: r.URL, Line: c.Line, Says: c.Kind + ": " + c.Text}
@@ -236,12 +246,15 @@ func contentSignalSources(r Robots, home bool) []AISource {
 			for _, a := range c.Agents {
 				star = star || a == "*"
 			}
-			if home && star && (c.Path == "" || c.Path == "/") {
+			if home && star && (c.Path == "" || c.Path == "/") && (len(c.Agents) == 0 || len(own) == 0) {
 				src.Objects = ObjectsAll
 			}
 		}
 		if len(c.Agents) > 0 {
 			src.Says += " (for " + strings.Join(c.Agents, ", ") + ")"
+			if slices.Contains(c.Agents, "*") && len(own) > 0 {
+				src.Says += "; not read by " + strings.Join(own, ", ") + ", which follow a group of their own"
+			}
 		}
 		out = append(out, src)
 	}
