@@ -39,7 +39,8 @@ import (
 // Each comparison alternates the two commands BENCH_RUNS (3) times after
 // one warm-up each and reports medians. It enforces nothing: the numbers go
 // in the README and the issue. BENCH_NOFILE runs the crawl under that
-// open-files limit; BENCH_ONLY=crawl stops after the crawl.
+// open-files limit, BENCH_FLOOR at another floor; BENCH_ONLY=crawl stops
+// after the crawl.
 func BenchmarkScale(b *testing.B) {
 	bin := os.Getenv("CRAWLSIGNALS_BIN")
 	if bin == "" {
@@ -64,7 +65,6 @@ func BenchmarkScale(b *testing.B) {
 }
 
 const (
-	scaleFloor = 500 * time.Millisecond
 	scaleBatch = "20261201T060000Z"
 )
 
@@ -200,6 +200,12 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 }
 
 func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, hosts int) {
+	// BENCH_FLOOR (a duration) replaces the 500 ms floor; 2s is the
+	// product's own.
+	floorSetting := 500 * time.Millisecond
+	if d, err := time.ParseDuration(os.Getenv("BENCH_FLOOR")); err == nil && d > 0 {
+		floorSetting = d
+	}
 	srv, err := fixture.New(web)
 	if err != nil {
 		b.Fatal(err)
@@ -210,12 +216,12 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 	}
 	defer srv.Close()
 	args := []string{"crawl", "-sites", toml, "-batches", batches, "-batch", scaleBatch,
-		"-min-delay", scaleFloor.String(), "-workers", strconv.Itoa(envInt("BENCH_WORKERS", 32))}
+		"-min-delay", floorSetting.String(), "-workers", strconv.Itoa(envInt("BENCH_WORKERS", 32))}
 	for i := range hosts {
 		args = append(args, "-resolve", fmt.Sprintf("h%05d.test=%s", i, addr))
 	}
 	name := bin
-	what := fmt.Sprintf("crawl %d hosts × 10 at %s: wall / politeness floor", hosts, scaleFloor)
+	what := fmt.Sprintf("crawl %d hosts × 10 at %s: wall / politeness floor", hosts, floorSetting)
 	if nofile := os.Getenv("BENCH_NOFILE"); nofile != "" {
 		// ulimit in a shell sets the hard limit too, so the crawler cannot
 		// raise it again.
@@ -228,7 +234,7 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 	r := runBin(b, logFile, name, args...)
 	server := selfCPU() - before
 	log := srv.SettledLog(10 * time.Second)
-	floor, _ := fixture.PolitenessFloor(log, scaleFloor)
+	floor, _ := fixture.PolitenessFloor(log, floorSetting)
 	perReq := float64(r.cpu.Microseconds()) / float64(len(log))
 	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s, CPU a request: crawler %.0f µs, fixture server %.0f µs\n", what,
 		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq,
