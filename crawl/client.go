@@ -179,10 +179,17 @@ func (g *guard) transport(t Timeouts, roots *x509.CertPool) *http.Transport {
 		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{},
 		MaxIdleConnsPerHost: 1,
 		MaxIdleConns:        g.maxIdle,
-		IdleConnTimeout:     30 * time.Second,
+		IdleConnTimeout:     idleConnTimeout,
 		Proxy:               nil, // never through a proxy: the guard must see the real address
 	}
 }
+
+// idleConnTimeout is how long a connection waits idle for its host's next
+// request. Long enough for the 2 s floor; shorter than the 5 s after which
+// the most common server default (Apache's KeepAliveTimeout) closes it, so
+// that we close first: a request sent just as the server closes the
+// connection is one Go's transport sends again at once on a new one.
+const idleConnTimeout = 4 * time.Second
 
 // Errors of the guard; the crawler records them as no-answer.
 var (
