@@ -15,7 +15,9 @@
 //   - Concurrency (Run): every site runs at once, each strictly serial;
 //     Config.Workers bounds the requests on the wire over all hosts, and a
 //     host waiting out its clock holds no worker, so the batch takes about
-//     as long as its slowest host (the politeness floor).
+//     as long as its slowest host (the politeness floor). The sites started
+//     together first all send their first request before any reads its
+//     first answer (wave.go), so the last chain starts as soon as it can.
 //   - 429 and 503 (follow): Retry-After in seconds or as a date (measured
 //     from the answer's Date and from our clock, the longer wait wins);
 //     retried once when the wait is at most 5 min, 60 s when no
@@ -129,6 +131,7 @@ type Crawler struct {
 	// requests (HeldFilesFor), the others open it only while they write.
 	files chan struct{}
 	held  chan struct{}
+	wave  *startWave // set by Run: the sites started together first
 }
 
 // New checks the configuration against the politeness promises and returns a crawler.
@@ -284,6 +287,13 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 	if n := c.cfg.MaxOpenSites; n > 0 && n < open {
 		open = n
 	}
+	var first []string
+	for _, group := range groups[:open] {
+		for _, s := range group {
+			first = append(first, s.Host)
+		}
+	}
+	c.wave = newStartWave(first)
 	results := make(chan SiteResult)
 	go func() {
 		var wg sync.WaitGroup

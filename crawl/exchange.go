@@ -129,6 +129,7 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 
 	started := time.Now().UTC()
 	r.requests++
+	r.c.wave.sent(r.site.Host)
 	resp, err := r.c.cfg.Client.Do(req)
 	raw := evidence.RawExchange{Time: started, Request: req, IP: remote, Meta: map[string]string{
 		"found-via": a.FoundVia, "address": a.URL,
@@ -170,6 +171,11 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 		settle = hangUpGrace // we hung up on a body still coming
 	}
 	release(hold, settle)
+	if r.requests == 1 {
+		if err := r.c.wave.wait(ctx, r.c.cfg.MinDelay); err != nil {
+			return nil, err
+		}
+	}
 	raw.IP = remote
 	raw.Response, raw.Body = resp, body
 	if readErr != nil {

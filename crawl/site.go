@@ -61,6 +61,7 @@ func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Sit
 // answers are used instead of requests and its clocks start where an
 // earlier run left them.
 func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Site, sd *seed) SiteResult {
+	defer c.wave.sent(s.Host) // a site that sent no request holds no one back
 	res := SiteResult{Site: s.Host}
 	info := map[string]string{
 		"software":   "crawlsignals/" + Version,
