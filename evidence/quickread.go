@@ -67,7 +67,11 @@ func readMember(r io.Reader) ([]byte, bool) {
 	if err != nil || n > maxMember {
 		return nil, false
 	}
-	return bytes.Clone(m.out.Bytes()), true
+	rec := bytes.Clone(m.out.Bytes())
+	if m.out.Cap() > 1<<20 {
+		m.out = bytes.Buffer{} // a large PDF's buffer is not kept for the pages after it
+	}
+	return rec, true
 }
 
 // parseResponse checks one decompressed response record against x.
