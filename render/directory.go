@@ -114,7 +114,11 @@ func rowOf(s *signals.Site) row {
 		Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
-	r.Search = strings.ToLower(cleanText(s.Name) + " " + strings.Join(s.Hosts, " ") + " " + s.Host)
+	hosts := s.Hosts
+	if !slices.Contains(hosts, s.Host) {
+		hosts = append([]string{s.Host}, hosts...)
+	}
+	r.Search = strings.ToLower(cleanText(s.Name) + " " + strings.Join(hosts, " "))
 	for i, v := range signals.AIVerdicts {
 		if v.Code == r.AI {
 			r.AIRank = i
