@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -15,21 +14,7 @@ import (
 // measures whether we read these documents as a reader does.
 func TestRealwebPDFQuotes(t *testing.T) {
 	dir := realweb(t, "pdf")
-	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, 0, len(all))
-	for name := range all {
-		if !strings.HasPrefix(name, "_") {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
+	all, names := expectedEntries(t, dir)
 	if len(names) == 0 {
 		t.Fatal("expected.json lists no PDF")
 	}

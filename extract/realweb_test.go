@@ -23,6 +23,28 @@ func realweb(t testing.TB, sub string) string {
 	return dir
 }
 
+// expectedEntries reads dir/expected.json: each file's expectations by
+// name, and the names in order (keys starting with "_" are notes).
+func expectedEntries(t *testing.T, dir string) (map[string]json.RawMessage, []string) {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &all); err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(all))
+	for name := range all {
+		if !strings.HasPrefix(name, "_") {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return all, names
+}
+
 type expectedLink struct {
 	Text        string `json:"text"`
 	AbsoluteURL string `json:"absolute_url"`
@@ -57,21 +79,7 @@ func canonicalURL(t *testing.T, raw string) string {
 
 func TestRealwebHomeFooters(t *testing.T) {
 	dir := realweb(t, "home")
-	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, 0, len(all))
-	for name := range all {
-		if !strings.HasPrefix(name, "_") {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
+	all, names := expectedEntries(t, dir)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			var exp expectedHome
@@ -149,21 +157,7 @@ type expectedDoc struct {
 
 func TestRealwebDocsQuotes(t *testing.T) {
 	dir := realweb(t, "docs")
-	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, 0, len(all))
-	for name := range all {
-		if !strings.HasPrefix(name, "_") {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
+	all, names := expectedEntries(t, dir)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			var exp expectedDoc
