@@ -129,7 +129,7 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 
 	started := time.Now().UTC()
 	r.requests++
-	r.c.wave.sent(r.site.Host)
+	r.wave.sent()
 	resp, err := r.c.cfg.Client.Do(req)
 	raw := evidence.RawExchange{Time: started, Request: req, IP: remote, Meta: map[string]string{
 		"found-via": a.FoundVia, "address": a.URL,
@@ -172,7 +172,7 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 	}
 	release(hold, settle)
 	if r.requests == 1 {
-		if err := r.c.wave.wait(ctx, r.c.cfg.MinDelay); err != nil {
+		if err := r.wave.wait(ctx, r.c.cfg.MinDelay); err != nil {
 			return nil, err
 		}
 	}

@@ -38,6 +38,7 @@ type siteRun struct {
 	turns             map[string]int                           // requests so far per address on shared hosts
 	donors            map[string]bool                          // sites whose records this manifest points at
 	shared            int                                      // answers another site asked for
+	wave              *waveTicket                              // the site's place among the sites started first
 }
 
 func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
@@ -61,7 +62,8 @@ func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Sit
 // answers are used instead of requests and its clocks start where an
 // earlier run left them.
 func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Site, sd *seed) SiteResult {
-	defer c.wave.sent(s.Host) // a site that sent no request holds no one back
+	wave := c.wave.ticket(s.Host)
+	defer wave.sent() // a site that sent no request holds no one back
 	res := SiteResult{Site: s.Host}
 	info := map[string]string{
 		"software":   "crawlsignals/" + Version,
@@ -87,7 +89,7 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 	// or Close, Abort does nothing).
 	defer w.Abort()
 	r := &siteRun{
-		c: c, site: s, w: w,
+		c: c, site: s, w: w, wave: wave,
 		m:          evidence.Manifest{Site: s.Host, Name: s.Name, Batch: batch, Started: time.Now().UTC()},
 		hosts:      map[string]*hostState{},
 		planned:    map[string]bool{},

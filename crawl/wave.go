@@ -2,7 +2,7 @@ package crawl
 
 import (
 	"context"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -15,61 +15,76 @@ import (
 // competes for the processors with reading the first answers (storing
 // them, parsing robots.txt, planning), which can wait: the site that read
 // its answer has half a second or more before its next request is due.
-// Reading first made the last sites start a second late on two cores, and
-// the whole batch end a second late. So a site of the wave holds its first
-// answer until every site of the wave has sent its first request, never
-// longer than one politeness interval. Requests are never sent sooner for
-// it, only answers read later: the politeness floor is untouched.
+// Reading first made the last sites start later, and the whole batch end
+// later by as much. So a site of the wave holds its first answer until
+// every site of the wave has sent its first request, never longer than one
+// politeness interval. Requests are never sent sooner for it, only answers
+// read later: the politeness floor is untouched.
+//
+// Thousands of sites report here at once, so it takes no lock: the set of
+// sites is fixed before they start, and each site's own ticket remembers
+// whether it has reported.
 type startWave struct {
-	mu   sync.Mutex
-	left map[string]bool // sites of the wave that have not sent a first request
-	all  chan struct{}   // closed once left is empty
+	sites map[string]bool // the wave; never written once the sites start
+	left  atomic.Int64    // sites of the wave that have not sent a first request
+	all   chan struct{}   // closed when left reaches zero
 }
 
 func newStartWave(sites []string) *startWave {
-	w := &startWave{left: map[string]bool{}, all: make(chan struct{})}
+	w := &startWave{sites: map[string]bool{}, all: make(chan struct{})}
 	for _, s := range sites {
-		w.left[s] = true
+		w.sites[s] = true
 	}
-	if len(w.left) == 0 {
+	w.left.Store(int64(len(w.sites)))
+	if len(w.sites) == 0 {
 		close(w.all)
 	}
 	return w
 }
 
-// sent records that site sent its first request, or will send none.
-// Sites outside the wave, and a second call, change nothing.
-func (w *startWave) sent(site string) {
+// waveTicket is one site's place in the wave; it belongs to that site's
+// goroutine. A nil ticket is outside any wave.
+type waveTicket struct {
+	w    *startWave
+	owed bool // the site is in the wave and has not reported yet
+}
+
+// ticket returns site's place in the wave (nil wave: outside any).
+func (w *startWave) ticket(site string) *waveTicket {
 	if w == nil {
+		return &waveTicket{}
+	}
+	return &waveTicket{w: w, owed: w.sites[site]}
+}
+
+// sent reports that the site sent its first request, or will send none.
+// After the first call it does nothing.
+func (t *waveTicket) sent() {
+	if t == nil || !t.owed {
 		return
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.left[site] {
-		return
-	}
-	delete(w.left, site)
-	if len(w.left) == 0 {
-		close(w.all)
+	t.owed = false
+	if t.w.left.Add(-1) == 0 {
+		close(t.w.all)
 	}
 }
 
 // wait holds a first answer until every site of the wave has sent its
 // first request, at most for bound.
-func (w *startWave) wait(ctx context.Context, bound time.Duration) error {
-	if w == nil {
+func (t *waveTicket) wait(ctx context.Context, bound time.Duration) error {
+	if t == nil || t.w == nil {
 		return nil
 	}
 	select {
-	case <-w.all:
+	case <-t.w.all:
 		return nil
 	default:
 	}
-	t := time.NewTimer(bound)
-	defer t.Stop()
+	timer := time.NewTimer(bound)
+	defer timer.Stop()
 	select {
-	case <-w.all:
-	case <-t.C:
+	case <-t.w.all:
+	case <-timer.C:
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -13,36 +13,43 @@ import (
 func TestStartWave(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := newStartWave([]string{"a.test", "b.test"})
+		a, b, other := w.ticket("a.test"), w.ticket("b.test"), w.ticket("other.test")
 		start := time.Now()
 		done := make(chan time.Duration)
 		go func() {
-			if err := w.wait(context.Background(), time.Second); err != nil {
+			if err := a.wait(context.Background(), time.Second); err != nil {
 				t.Error(err)
 			}
 			done <- time.Since(start)
 		}()
 		time.Sleep(100 * time.Millisecond)
-		w.sent("a.test")
-		w.sent("a.test")
-		w.sent("other.test")
+		a.sent()
+		a.sent()
+		other.sent()
 		time.Sleep(100 * time.Millisecond)
 		select {
 		case <-done:
 			t.Fatal("the answer went on before b.test sent its first request")
 		default:
 		}
-		w.sent("b.test")
+		b.sent()
 		if waited := <-done; waited != 200*time.Millisecond {
 			t.Errorf("waited %s, want until b.test sent (200ms)", waited)
 		}
-		// Once the wave has started, nothing waits.
+		// Once the wave has started, nothing waits; nor does a site outside it.
 		before := time.Now()
-		if err := w.wait(context.Background(), time.Second); err != nil || time.Since(before) != 0 {
+		if err := other.wait(context.Background(), time.Second); err != nil || time.Since(before) != 0 {
 			t.Errorf("after the wave: waited %s, %v", time.Since(before), err)
+		}
+		var none *waveTicket
+		none.sent()
+		if err := none.wait(context.Background(), time.Second); err != nil || time.Since(before) != 0 {
+			t.Errorf("no wave: waited %s, %v", time.Since(before), err)
 		}
 
 		// A site that never sends holds others back no longer than the bound.
-		stuck := newStartWave([]string{"never.test"})
+		stuck := newStartWave([]string{"never.test", "x.test"}).ticket("x.test")
+		stuck.sent()
 		before = time.Now()
 		if err := stuck.wait(context.Background(), 500*time.Millisecond); err != nil {
 			t.Fatal(err)
