@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+
+	"github.com/crawlsignals/crawlsignals/policy"
 )
 
 // quickResponse reads the response record of x from f, the way a build
@@ -44,9 +46,11 @@ type memberReader struct {
 	out bytes.Buffer
 }
 
-// maxMember bounds a record read whole: the body cap, twice (before and
-// after decoding are both at most MaxBody), and room for the heads.
-const maxMember = 2*10<<20 + 1<<20
+// maxMember bounds a record read whole: the body as received, which the
+// crawler cuts a byte past the cap, and room for the heads (Go's client
+// takes at most 1 MB of response head). A larger record goes the careful
+// way.
+const maxMember = policy.MaxBody + 2<<20
 
 // readMember decompresses the one gzip member at r's position, checking its
 // CRC and length. The bytes are a copy, safe to keep.
