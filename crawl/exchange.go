@@ -172,9 +172,7 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 	}
 	release(hold, settle)
 	if r.requests == 1 {
-		if err := r.wave.wait(ctx, r.c.cfg.MinDelay); err != nil {
-			return nil, err
-		}
+		r.wave.wait(ctx, r.c.cfg.MinDelay)
 	}
 	raw.IP = remote
 	raw.Response, raw.Body = resp, body

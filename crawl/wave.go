@@ -70,14 +70,15 @@ func (t *waveTicket) sent() {
 }
 
 // wait holds a first answer until every site of the wave has sent its
-// first request, at most for bound.
-func (t *waveTicket) wait(ctx context.Context, bound time.Duration) error {
+// first request, at most for bound, or until ctx ends. It reports nothing:
+// an answer that arrived is recorded whatever happens next.
+func (t *waveTicket) wait(ctx context.Context, bound time.Duration) {
 	if t == nil || t.w == nil {
-		return nil
+		return
 	}
 	select {
 	case <-t.w.all:
-		return nil
+		return
 	default:
 	}
 	timer := time.NewTimer(bound)
@@ -86,7 +87,5 @@ func (t *waveTicket) wait(ctx context.Context, bound time.Duration) error {
 	case <-t.w.all:
 	case <-timer.C:
 	case <-ctx.Done():
-		return ctx.Err()
 	}
-	return nil
 }

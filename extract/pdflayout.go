@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode"
@@ -190,15 +191,7 @@ func sortTopDown(ps []*piece) {
 // the definition's sentence.
 func cutColumns(ps []*piece) (left, right []*piece, ok bool) {
 	sorted := slices.Clone(ps)
-	slices.SortStableFunc(sorted, func(a, b *piece) int {
-		switch {
-		case a.x0 < b.x0:
-			return -1
-		case a.x0 > b.x0:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sorted, func(a, b *piece) int { return cmp.Compare(a.x0, b.x0) })
 	best, at := 0.0, -1
 	reach := sorted[0].x1
 	for i := 1; i < len(sorted); i++ {
@@ -266,15 +259,7 @@ func sideBySide(a, b []*piece) bool {
 // equally wide bands, the highest.
 func cutRows(ps []*piece) (upper, lower []*piece, ok bool) {
 	sorted := slices.Clone(ps)
-	slices.SortStableFunc(sorted, func(a, b *piece) int {
-		switch {
-		case a.top > b.top:
-			return -1
-		case a.top < b.top:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sorted, func(a, b *piece) int { return cmp.Compare(b.top, a.top) }) // top down
 	best, at := 0.0, -1
 	floor := sorted[0].bottom
 	for i := 1; i < len(sorted); i++ {

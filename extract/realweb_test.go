@@ -184,29 +184,7 @@ func TestRealwebDocsQuotes(t *testing.T) {
 			default:
 				t.Fatalf("content type %q is not one we read", exp.ContentType)
 			}
-			v := NewVerifier(text)
-			verified, refused := 0, 0
-			for _, q := range exp.Quotes {
-				if ok, _, closest := v.Verify(q.Text); ok {
-					verified++
-				} else {
-					t.Errorf("quote does not verify:\n  quote:   %q\n  closest: %q", q.Text, closest)
-				}
-			}
-			misses := 0
-			for _, m := range exp.NearMisses {
-				if m.Text == nil {
-					continue
-				}
-				misses++
-				if ok, at, _ := v.Verify(*m.Text); ok {
-					t.Errorf("near-miss (%s) verifies at %d but must not: %q", m.Kind, at, *m.Text)
-				} else {
-					refused++
-				}
-			}
-			t.Logf("%s: %d chars of text; quotes verified %d/%d; near-misses refused %d/%d",
-				name, len(text), verified, len(exp.Quotes), refused, misses)
+			checkQuotes(t, name, text, exp)
 		})
 	}
 }
