@@ -151,8 +151,8 @@ type guard struct {
 	test     Timeouts // for requests that cannot leave the machine
 	maxIdle  int      // idle connections kept over all hosts
 
-	real     *http.Transport   // policy timeouts
-	testReal *http.Transport   // test timeouts, for loopback-mapped hosts; nil when the same
+	real     *connTransport    // policy timeouts
+	testReal *connTransport    // test timeouts, for loopback-mapped hosts; nil when the same
 	memory   http.RoundTripper // ClientOptions.Transport
 }
 
@@ -165,36 +165,25 @@ func (g *guard) timeoutsFor(host string) Timeouts {
 	return g.policy
 }
 
-func (g *guard) transport(t Timeouts, roots *x509.CertPool) *http.Transport {
-	return &http.Transport{
-		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			return g.dial(ctx, network, addr, t.Connect)
-		},
-		TLSClientConfig:       &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12},
-		TLSHandshakeTimeout:   t.TLS,
-		ResponseHeaderTimeout: t.Header,
-		DisableCompression:    true,
-		ForceAttemptHTTP2:     false,
-		// A non-nil empty map turns HTTP/2 off: one plain exchange at a time.
-		TLSNextProto:        map[string]func(string, *tls.Conn) http.RoundTripper{},
-		MaxIdleConnsPerHost: 1,
-		MaxIdleConns:        g.maxIdle,
-		IdleConnTimeout:     idleConnTimeout,
-		Proxy:               nil, // never through a proxy: the guard must see the real address
-	}
+// transport carries requests with timeouts t: HTTP/1.1 only (no ALPN is
+// offered), certificates checked against roots (nil: the system's), never
+// through a proxy (the guard must see the real address), bodies never
+// decompressed on the way.
+func (g *guard) transport(t Timeouts, roots *x509.CertPool) *connTransport {
+	return newConnTransport(g.dial, &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}, t, g.maxIdle)
 }
 
 // idleConnTimeout is how long a connection waits idle for its host's next
 // request. Long enough for the 2 s floor; shorter than the 5 s after which
 // the most common server default (Apache's KeepAliveTimeout) closes it, so
-// that we close first: a request sent just as the server closes the
-// connection is one Go's transport sends again at once on a new one.
+// that we close first. (A request that meets a connection the server has
+// just closed goes again at once on a new one, see connTransport.)
 const idleConnTimeout = 4 * time.Second
 
 // Errors of the guard; the crawler records them as no-answer.
 var (
 	errForbiddenAddress = errors.New("address is not public")
-	errHeaderTimeout    = errors.New("no response headers in time")
+	errHeaderTimeout    = errors.New("no response headers before the timeout")
 	errRequestTimeout   = errors.New("the whole request took too long")
 	errTooSlow          = errors.New("the body arrived too slowly")
 )

@@ -97,14 +97,14 @@ func TestTimeoutsLowerOnlyOnLoopback(t *testing.T) {
 			t.Errorf("timeoutsFor(%s) = %+v, want %+v", host, got, want)
 		}
 	}
-	if g.real.TLSHandshakeTimeout != TLSTimeout || g.real.ResponseHeaderTimeout != HeaderTimeout || g.policy.Request != RequestTimeout {
-		t.Errorf("the real transport does not keep the policy: TLS %s, headers %s, request %s", g.real.TLSHandshakeTimeout, g.real.ResponseHeaderTimeout, g.policy.Request)
+	if g.real.timeouts != PolicyTimeouts() || g.policy.Request != RequestTimeout {
+		t.Errorf("the real transport does not keep the policy: %+v, request %s", g.real.timeouts, g.policy.Request)
 	}
-	if g.testReal == nil || g.testReal.ResponseHeaderTimeout != time.Second {
+	if g.testReal == nil || g.testReal.timeouts.Header != time.Second {
 		t.Errorf("loopback transport: %+v", g.testReal)
 	}
-	if c.Jar != nil || g.real.Proxy != nil || !g.real.DisableCompression || g.real.TLSNextProto == nil {
-		t.Error("the client keeps cookies, uses a proxy, decompresses by itself or may speak HTTP/2")
+	if c.Jar != nil || len(g.real.tls.NextProtos) != 0 {
+		t.Error("the client keeps cookies or may speak HTTP/2")
 	}
 	// Zero fields keep the policy; no override at all builds no second transport.
 	if got := (Timeouts{Header: time.Second}).orPolicy(); got.Request != RequestTimeout || got.Header != time.Second || got.MinBytes != PolicyTimeouts().MinBytes {
