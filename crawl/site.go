@@ -72,9 +72,7 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		"min-delay":  c.cfg.MinDelay.String(),
 		"user-agent": UserAgent,
 	}
-	c.files <- struct{}{}
-	w, err := evidence.Create(dir, s.Host, info)
-	<-c.files
+	w, err := evidence.Create(dir, s.Host, info) // the file is made with the first record
 	if err != nil {
 		res.Err = err
 		return res

@@ -56,6 +56,7 @@ type Writer struct {
 	buf  *bufio.Writer   // set while the file is open
 	out  *countingWriter // counts bytes written: the file offset
 
+	info       map[string]string // the warcinfo record's fields, written by begin
 	warcinfoID string
 
 	// What was written, so Close can refuse a manifest that points at
@@ -116,9 +117,13 @@ func newRecordID() (string, error) {
 	return fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
 }
 
-// Create starts the WARC of site in batchDir (created if needed), under a
-// temporary name, and writes its warcinfo record holding info (software,
-// batch, politeness settings...).
+// Create starts the WARC of site in batchDir (created if needed): the file,
+// under a temporary name, begins with a warcinfo record holding info
+// (software, batch, politeness settings...). The file itself is made when
+// the first record is written (or at Seal, for a site with none): when a
+// crawl starts thousands of sites at once, their first requests go out
+// before their files are made, and a site stopped before it asked anything
+// leaves no file behind.
 //
 // It fails with ErrExists when the site already has a manifest in this
 // batch. A .open file left by an earlier attempt that never finished (a
@@ -174,21 +179,24 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 	if err := moveAside(w.openPath, w.warcPath); err != nil {
 		return nil, err
 	}
+	w.info = info
+	return w, nil
+}
+
+// begin makes the WARC file (never replacing one) and writes its warcinfo
+// record; the file is left open for the records that follow.
+func (w *Writer) begin() error {
 	f, err := os.OpenFile(w.openPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("evidence: %w", err)
+		return fmt.Errorf("evidence: %w", err)
 	}
 	w.out = &countingWriter{hash: sha256.New()} // the whole file's digest, across reopenings
 	w.attach(f)
-	err = w.writeWarcinfo(info)
-	if err == nil {
-		err = w.detach()
+	if err := w.writeWarcinfo(w.info); err != nil {
+		w.err = err
+		return err
 	}
-	if err != nil {
-		_ = w.Abort()
-		return nil, err
-	}
-	return w, nil
+	return nil
 }
 
 // bufPool shares write buffers between Writers: a buffer is needed only
@@ -218,8 +226,11 @@ func (w *Writer) dropBuffer() error {
 	return err
 }
 
-// openFile reopens the WARC to append records.
+// openFile opens the WARC to append records, making it first if needed.
 func (w *Writer) openFile() error {
+	if w.out == nil {
+		return w.begin()
+	}
 	f, err := os.OpenFile(w.openPath, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
@@ -374,6 +385,9 @@ func (w *Writer) Close(m Manifest) error {
 	if w.err != nil {
 		return fmt.Errorf("evidence: %s: cannot complete after a write error (use Abort): %w", w.site, w.err)
 	}
+	if err := w.ensureBegun(); err != nil {
+		return err
+	}
 	data, err := w.finishManifest(&m)
 	if err != nil {
 		return err
@@ -410,6 +424,9 @@ func (w *Writer) Seal() error {
 }
 
 func (w *Writer) seal() error {
+	if err := w.ensureBegun(); err != nil {
+		return err
+	}
 	w.closed = true
 	if err := w.closeFile(true); err != nil {
 		return err
@@ -419,6 +436,18 @@ func (w *Writer) seal() error {
 	}
 	w.sealed = true
 	return nil
+}
+
+// ensureBegun makes the WARC of a site that wrote no record: evidence of a
+// site is always a WARC, if only its warcinfo record.
+func (w *Writer) ensureBegun() error {
+	if w.out != nil {
+		return nil
+	}
+	if err := w.begin(); err != nil {
+		return err
+	}
+	return w.detach()
 }
 
 // finishManifest checks m against what was written and encodes it.

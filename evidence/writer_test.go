@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io/fs"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -245,8 +246,9 @@ func TestNeverOverwrites(t *testing.T) {
 		if b, err := os.ReadFile(filepath.Join(dir, "a.test.warc.gz.aborted.1")); string(b) != "old" {
 			t.Errorf("the WARC was not kept aside unchanged: %q %v", b, err)
 		}
-		if files, _ := Unfinished(dir, "a.test"); len(files) != 2 {
-			t.Errorf("unfinished files %q, want the WARC set aside and this attempt's .open", files)
+		// This attempt wrote no record, so it made no file of its own.
+		if files, _ := Unfinished(dir, "a.test"); len(files) != 1 {
+			t.Errorf("unfinished files %q, want only the WARC set aside", files)
 		}
 	})
 	t.Run("manifest appears while writing", func(t *testing.T) {
@@ -458,5 +460,51 @@ func TestHeldWriterKeepsTheFileOpen(t *testing.T) {
 	}
 	if got := len(readAll(t, filepath.Join(dir, "held.test.warc.gz"))); got != 1+3*3 {
 		t.Errorf("%d records, want warcinfo and three of each exchange", got)
+	}
+}
+
+// The WARC is made with its first record: a site stopped before it asked
+// anything leaves no file, and a site that asked nothing (blocked) still
+// gets a WARC holding its warcinfo record.
+func TestFileMadeWithTheFirstRecord(t *testing.T) {
+	dir := t.TempDir()
+	open := filepath.Join(dir, "a.test.warc.gz.open")
+	w, err := Create(dir, "a.test", map[string]string{"software": "crawlsignals/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(open); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("a file before any record: %v", err)
+	}
+	if err := w.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if files, err := Unfinished(dir, "a.test"); err != nil || len(files) != 0 {
+		t.Errorf("an attempt that wrote nothing left %q (%v)", files, err)
+	}
+
+	w, err = Create(dir, "a.test", map[string]string{"software": "crawlsignals/test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Record(get(t, "https://a.test/", 200, nil, []byte("hello"))); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(open); err != nil {
+		t.Errorf("no file after the first record: %v", err)
+	}
+	_ = w.Abort()
+
+	empty := t.TempDir()
+	m := writeSite(t, empty, "b.test")
+	recs := readAll(t, filepath.Join(empty, m.WARC))
+	if len(recs) != 1 || recs[0].typ != gowarc.Warcinfo {
+		t.Fatalf("a site without exchanges: %d records, want its warcinfo alone", len(recs))
+	}
+	if !bytes.Contains(recs[0].block, []byte("software: crawlsignals/test")) {
+		t.Errorf("warcinfo without its fields:\n%s", recs[0].block)
+	}
+	if errs := Verify(empty); len(errs) > 0 {
+		t.Errorf("Verify: %v", errs)
 	}
 }
