@@ -21,6 +21,7 @@ import (
 // that matter (User-Agent, From, Accept-Encoding) itself.
 func requestHead(req *http.Request) []byte {
 	var b bytes.Buffer
+	b.Grow(512) // our requests' heads are 300–400 bytes
 	method := req.Method
 	if method == "" {
 		method = http.MethodGet
@@ -50,6 +51,7 @@ func requestHead(req *http.Request) []byte {
 // written sorted by name, each name's values in the order received.
 func responseHead(resp *http.Response) []byte {
 	var b bytes.Buffer
+	b.Grow(512)
 	proto := resp.Proto
 	if _, _, ok := http.ParseHTTPVersion(proto); !ok {
 		proto = "HTTP/1.1"

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/klauspost/compress/gzip"
 )
@@ -32,6 +33,14 @@ type member struct {
 // sha256Label is a digest as WARC headers write it.
 func sha256Label(sum []byte) string { return "sha256:" + hex.EncodeToString(sum) }
 
+// headPool holds the buffers records' WARC headers are built in (500–900
+// bytes each, three records an exchange).
+var headPool = sync.Pool{New: func() any {
+	b := new(bytes.Buffer)
+	b.Grow(1 << 10)
+	return b
+}}
+
 // writeRaw writes m as one gzip member, adding Content-Length and
 // WARC-Block-Digest, and returns the offset at which the member starts.
 // One record per member is what lets a reader seek straight to a record.
@@ -47,8 +56,8 @@ func (w *Writer) writeRaw(m member) (int64, error) {
 		size += len(p)
 		h.Write(p)
 	}
-	var head bytes.Buffer
-	head.Grow(1 << 10) // a record's WARC header is 500–900 bytes
+	head := headPool.Get().(*bytes.Buffer)
+	defer func() { head.Reset(); headPool.Put(head) }()
 	head.WriteString("WARC/1.1\r\n")
 	line := func(name, value string) {
 		head.WriteString(name)

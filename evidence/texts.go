@@ -33,6 +33,11 @@ func WriteTexts(batchDir, site string, texts []SavedText) error {
 		return err
 	}
 	var b bytes.Buffer
+	size := 0
+	for _, t := range texts {
+		size += len(t.Text) + len(t.URL) + len(t.FinalURL) + 256 // quotes, escapes, field names
+	}
+	b.Grow(size)
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	for _, t := range texts {
