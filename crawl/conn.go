@@ -302,7 +302,12 @@ func (b *connBody) end(atEOF bool) {
 	b.done = true
 	stopped := b.stop() // false: ctx ended, and its deadline may be set
 	clean := atEOF && b.keep && stopped && b.rd.br.Buffered() == 0
-	b.rd.free()
+	if atEOF {
+		// A body at its end never reads again, so its reader can serve
+		// another exchange. One closed early may still be read (and fail
+		// on its closed connection): its reader is left to the collector.
+		b.rd.free()
+	}
 	if clean {
 		b.t.put(b.key, b.conn)
 		return

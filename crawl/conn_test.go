@@ -216,3 +216,37 @@ func TestConnTransportStopsWithTheContext(t *testing.T) {
 		t.Errorf("error %v, want the context's cause", err)
 	}
 }
+
+// A body closed before its end keeps its own reader: reading it again
+// never reads another exchange's connection.
+func TestConnTransportBodyClosedEarlyKeepsItsReader(t *testing.T) {
+	srv := newScriptServer(t, func(_ int, c net.Conn, req *http.Request) bool {
+		fill := strings.ToUpper(req.URL.Path[1:2])
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n"+strings.Repeat(fill, 5))
+		return true
+	})
+	ct := testConnTransport(t, srv.ln.Addr().String())
+	get := func(path string) *http.Response {
+		req, _ := http.NewRequest(http.MethodGet, "http://script.test"+path, nil)
+		resp, err := ct.RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	early := get("/a")
+	early.Body.Close()
+	for range 3 {
+		resp := get("/b")
+		if b, err := io.ReadAll(resp.Body); err != nil || string(b) != "BBBBB" {
+			t.Fatalf("/b: %q, %v", b, err)
+		}
+		resp.Body.Close()
+	}
+	open := get("/b") // takes a pooled reader, unread
+	defer open.Body.Close()
+	b, _ := io.ReadAll(early.Body)
+	if strings.Contains(string(b), "B") {
+		t.Errorf("a body closed early read another exchange's answer: %q", b)
+	}
+}
