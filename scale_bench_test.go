@@ -280,6 +280,28 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 		}
 		slices.Sort(gaps)
 		fmt.Printf("  first to second request of a host: median %.3fs, 90%% %.3fs, max %.3fs\n", gaps[len(gaps)/2], gaps[len(gaps)*9/10], gaps[len(gaps)-1])
+		// The host that ended the batch: when each of its requests started
+		// and how long past the floor each wait was, as the server saw it.
+		var lastHost string
+		for _, q := range log {
+			if q.End.Equal(last) {
+				lastHost = q.Host
+			}
+		}
+		var prev fixture.Request
+		line := "  the last host's requests (start, then each wait past the floor):"
+		for _, q := range log {
+			if q.Host != lastHost {
+				continue
+			}
+			if prev.Host == "" {
+				line += fmt.Sprintf(" %.2fs", q.Start.Sub(r.start).Seconds())
+			} else {
+				line += fmt.Sprintf(" +%dms", (q.Start.Sub(prev.End) - floorSetting).Milliseconds())
+			}
+			prev = q
+		}
+		fmt.Println(line)
 	}
 	fmt.Printf("%-62s first request %.2fs after the start, the last host's first %.2fs, exit %.2fs after the last answer\n", "",
 		first.Sub(r.start).Seconds(), lastStart.Sub(r.start).Seconds(), r.end.Sub(last).Seconds())

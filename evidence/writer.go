@@ -186,7 +186,7 @@ func Create(batchDir, site string, info map[string]string) (*Writer, error) {
 // begin makes the WARC file (never replacing one) and writes its warcinfo
 // record; the file is left open for the records that follow.
 func (w *Writer) begin() error {
-	f, err := os.OpenFile(w.openPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	f, err := openFile(w.openPath, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
 	}
@@ -231,7 +231,7 @@ func (w *Writer) openFile() error {
 	if w.out == nil {
 		return w.begin()
 	}
-	f, err := os.OpenFile(w.openPath, os.O_WRONLY|os.O_APPEND, 0)
+	f, err := openFile(w.openPath, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
 	}
@@ -508,11 +508,19 @@ func (w *Writer) Abort() error {
 // become evidence (durable is true) it is fsynced: the rename that follows
 // must never point at data that is not yet on disk.
 func (w *Writer) closeFile(durable bool) error {
+	if durable && w.file != nil && w.buf == nil && w.err == nil {
+		// Held open (Hold), everything written reached it: sync it as it is.
+		serr := w.file.Sync()
+		if err := errors.Join(serr, w.detach()); err != nil {
+			return fmt.Errorf("evidence: %s: %w", w.openPath, err)
+		}
+		return nil
+	}
 	err := w.detach()
 	if !durable || err != nil {
 		return err
 	}
-	f, err := os.OpenFile(w.openPath, os.O_WRONLY, 0)
+	f, err := openFile(w.openPath, os.O_WRONLY, 0)
 	if err != nil {
 		return fmt.Errorf("evidence: %w", err)
 	}
