@@ -123,8 +123,9 @@ func (t *connTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if kc := t.take(key); kc != nil {
-		resp, err := t.exchange(ctx, kc.conn, key, true, req)
-		if !errors.Is(err, errStale) {
+		if !quiet(kc.conn) {
+			kc.conn.Close()
+		} else if resp, err := t.exchange(ctx, kc.conn, key, true, req); !errors.Is(err, errStale) {
 			return resp, err
 		}
 	}
@@ -313,6 +314,33 @@ func (b *connBody) end(atEOF bool) {
 		return
 	}
 	b.conn.Close()
+}
+
+// quiet reports whether a kept connection is still open and has nothing
+// to read: the server has sent nothing since the last answer. Some servers
+// answer 408 on a connection they are about to close as idle; read after
+// our next request, that answer would pass for the answer to it. Anything
+// there, or the connection's end, and the connection is not used again.
+func quiet(conn net.Conn) bool {
+	if tc, ok := conn.(*tls.Conn); ok {
+		conn = tc.NetConn()
+	}
+	sc, ok := conn.(syscall.Conn)
+	if !ok {
+		return true // cannot tell (not a socket): as net/http would, use it
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return false
+	}
+	idle := false
+	var b [1]byte
+	err = rc.Read(func(fd uintptr) bool {
+		_, _, err := syscall.Recvfrom(int(fd), b[:], syscall.MSG_PEEK|syscall.MSG_DONTWAIT)
+		idle = err == syscall.EAGAIN || err == syscall.EWOULDBLOCK
+		return true
+	})
+	return err == nil && idle
 }
 
 // take returns the kept connection for key, if any.

@@ -250,3 +250,31 @@ func TestConnTransportBodyClosedEarlyKeepsItsReader(t *testing.T) {
 		t.Errorf("a body closed early read another exchange's answer: %q", b)
 	}
 }
+
+// An answer a server sends on a kept connection before our next request
+// (a 408 as it closes the connection as idle) is never taken for the
+// answer to that request.
+func TestConnTransportUnsolicitedAnswerIsNotTheAnswer(t *testing.T) {
+	read, sent := make(chan struct{}), make(chan struct{})
+	srv := newScriptServer(t, func(n int, c net.Conn, _ *http.Request) bool {
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+		if n == 0 {
+			<-read // after the client has read its answer
+			io.WriteString(c, "HTTP/1.1 408 Request Timeout\r\nContent-Length: 0\r\n\r\n")
+			close(sent) // on loopback, written is delivered
+		}
+		return true // still open: the next request must not come here
+	})
+	ct := testConnTransport(t, srv.ln.Addr().String())
+	if status, body, err := fetch(ct, "/a"); err != nil || status != 200 || body != "ok" {
+		t.Fatalf("first: %d %q %v", status, body, err)
+	}
+	close(read)
+	<-sent
+	if status, body, err := fetch(ct, "/b"); err != nil || status != 200 || body != "ok" {
+		t.Errorf("second: %d %q %v, want 200 ok from a new connection", status, body, err)
+	}
+	if conns, requests := srv.counts(); conns != 2 || requests != 2 {
+		t.Errorf("%d connections for %d requests, want 2 for 2", conns, requests)
+	}
+}
