@@ -65,10 +65,10 @@ const (
 )
 
 // SitesPerCore bounds the sites in progress for each processor. One core
-// sends about 2,800 plain HTTP requests a second (README, "Capacity"),
+// sends about 3,500 plain HTTP requests a second (README, "Capacity"),
 // fewer over TLS: at the 2 s floor about 1,000 hosts over TLS (5,000 over
 // plain HTTP). More sites in progress than the processors can serve would
-// not finish sooner, only hold more memory (about 30 KB each, and 25 KB
+// not finish sooner, only hold more memory (about 20 KB each, and 1 KB
 // for an idle connection).
 const SitesPerCore = 1000
 
