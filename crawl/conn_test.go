@@ -143,7 +143,7 @@ func TestConnTransportAnswers(t *testing.T) {
 		{name: "not HTTP", asks: 1, err: "malformed HTTP", conns: 1, requests: 1,
 			script: func(_ int, c net.Conn, _ *http.Request) bool { io.WriteString(c, "HELLO\r\n\r\n"); return true }},
 		{name: "no answer", asks: 1, err: "no response headers", conns: 1, requests: 1,
-			script: func(_ int, c net.Conn, _ *http.Request) bool { time.Sleep(600 * time.Millisecond); return false }},
+			script: func(_ int, c net.Conn, _ *http.Request) bool { io.Copy(io.Discard, c); return false }}, // until the client hangs up
 		{name: "head without end", asks: 1, err: "response headers longer than", conns: 1, requests: 1,
 			script: func(_ int, c net.Conn, _ *http.Request) bool {
 				io.WriteString(c, "HTTP/1.1 200 OK\r\n")
@@ -205,7 +205,10 @@ func TestConnTransportKeepsOnlyCleanConnections(t *testing.T) {
 // A request whose context ends while it waits for the answer fails at
 // once with the context's reason.
 func TestConnTransportStopsWithTheContext(t *testing.T) {
-	srv := newScriptServer(t, func(_ int, c net.Conn, _ *http.Request) bool { time.Sleep(time.Second); return false })
+	srv := newScriptServer(t, func(_ int, c net.Conn, _ *http.Request) bool {
+		io.Copy(io.Discard, c) // never answers; waits until the client hangs up
+		return false
+	})
 	ct := testConnTransport(t, srv.ln.Addr().String())
 	ct.timeouts.Header = time.Minute
 	why := errors.New("the crawl was stopped")
