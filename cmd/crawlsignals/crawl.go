@@ -25,7 +25,7 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	fs.Var(&resolve, "resolve", "dial HOST at IP:PORT instead of asking DNS (HOST=IP:PORT); repeatable")
 	minDelay := fs.Duration("min-delay", crawl.MinDelayFloor, "least time between two requests to one host; below 2s only when every host is mapped to loopback")
 	workers := fs.Int("workers", 8, "requests in flight at once over all hosts (each host is always one request at a time)")
-	openSites := fs.Int("open-sites", 0, "sites in progress at once (0: 1,000 per processor); each holds about 30 KB, and its idle connection while it waits")
+	openSites := fs.Int("open-sites", 0, "sites in progress at once (0: 1,000 per processor); each holds about 20 KB, and its idle connection while it waits")
 	shard := fs.String("shard", "", "crawl only shard i of n (i/n): the sites whose home host hashes to i")
 	batch := fs.String("batch", "", "name of the batch folder (default: the UTC start time); shards of one run share it")
 	resume := fs.String("resume", "", "continue the interrupted batch `BATCH`: complete sites are not read again, stored answers are reused")
