@@ -42,10 +42,11 @@ type Page struct {
 	// Text is the visible text (see HTML), Normalize'd.
 	Text string
 	// Blocks is the same text cut at block boundaries (paragraphs,
-	// headings, list items, cells, <br>), each Normalize'd and non-empty;
-	// Text is Blocks joined by single spaces. Sentence finders use it so
-	// a heading does not run into the paragraph after it.
-	Blocks []string
+	// headings, list items, cells, <br>), each Normalize'd and non-empty,
+	// with the kind of box that holds it; Text is their texts joined by
+	// single spaces. Sentence finders use them so a heading does not run
+	// into the paragraph after it, and a list item is read with its lead-in.
+	Blocks []Block
 	// Links holds every http(s) link in document order.
 	Links []Link
 	// Footer holds the links of the detected footer, in document order.
@@ -96,7 +97,7 @@ func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	w.walk(doc, false)
 	w.flushBlock()
 	p.Blocks = w.blocks
-	p.Text = Normalize(strings.Join(w.blocks, " "))
+	p.Text = Normalize(joinBlocks(w.blocks))
 	p.Links = w.links
 	w.chooseFooter()
 	p.AppShell = w.isAppShell()
@@ -120,11 +121,17 @@ type walker struct {
 	page *Page
 	base *url.URL
 
-	blocks []string
+	blocks []Block
 	cur    strings.Builder
 	// letters counts the letters and digits of visible text so far; it
 	// lets an element tell whether it showed any text.
 	letters int
+	// boxes are the open block elements, innermost last: the innermost
+	// decides what kind of block the current text is.
+	boxes []openBox
+	// curLetters and curLinked count the letters and digits of the current
+	// block, and of those inside links.
+	curLetters, curLinked int
 
 	links     []Link
 	linkNodes []*html.Node
@@ -135,6 +142,7 @@ type walker struct {
 
 	candidates   []*candidate
 	articleDepth int
+	mainDepth    int // open <main> or role=main elements
 	// markers are <main>, role=main and <h1> elements: a footer never
 	// contains them, a wrapper around the whole page does.
 	markers         []*html.Node
@@ -273,6 +281,7 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 	block := blockElements[name]
 	if block {
 		w.breakBlock(shown)
+		w.boxes = append(w.boxes, w.boxOf(n, name))
 	}
 
 	var link *openLink
@@ -293,8 +302,12 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 	if name == "main" || name == "h1" || hasToken(attr(n, "role"), "main") {
 		w.markers = append(w.markers, n)
 	}
+	isMain := name == "main" || hasToken(attr(n, "role"), "main")
 	if article {
 		w.articleDepth++
+	}
+	if isMain {
+		w.mainDepth++
 	}
 	startLinks, startLetters := len(w.links), w.letters
 	if link != nil {
@@ -319,6 +332,9 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 	if article {
 		w.articleDepth--
 	}
+	if isMain {
+		w.mainDepth--
+	}
 	r := linkRange{startLinks, len(w.links)}
 	if r.end > r.start {
 		w.ranges[n] = r
@@ -338,6 +354,7 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 	}
 	if block {
 		w.breakBlock(shown)
+		w.boxes = w.boxes[:len(w.boxes)-1]
 	}
 	if selfHidden {
 		for _, l := range w.open {
@@ -434,9 +451,17 @@ func isWhitespaceText(n *html.Node) bool {
 func (w *walker) text(s string, hidden bool) {
 	if !hidden {
 		w.cur.WriteString(s)
+		linked := false
+		for _, l := range w.open {
+			linked = linked || l.hiddenBelow == 0
+		}
 		for _, r := range s {
 			if unicode.IsLetter(r) || unicode.IsNumber(r) {
 				w.letters++
+				w.curLetters++
+				if linked {
+					w.curLinked++
+				}
 			}
 		}
 	}
@@ -466,9 +491,15 @@ func (w *walker) flushBlock() {
 		return
 	}
 	if s := Normalize(w.cur.String()); s != "" {
-		w.blocks = append(w.blocks, s)
+		b := Block{Text: s, Box: BoxText, Letters: w.curLetters, Linked: w.curLinked}
+		if n := len(w.boxes); n > 0 {
+			top := w.boxes[n-1]
+			b.Box, b.Depth, b.Nav = top.kind, top.depth, top.nav
+		}
+		w.blocks = append(w.blocks, b)
 	}
 	w.cur.Reset()
+	w.curLetters, w.curLinked = 0, 0
 }
 
 func (w *walker) closeLink(l *openLink, n *html.Node) {

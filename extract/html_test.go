@@ -60,8 +60,8 @@ func TestVisibleText(t *testing.T) {
 			if p.Text != c.want {
 				t.Errorf("Text = %q, want %q", p.Text, c.want)
 			}
-			if j := Normalize(strings.Join(p.Blocks, " ")); j != p.Text {
-				t.Errorf("Blocks %q do not join to Text %q", p.Blocks, p.Text)
+			if j := Normalize(joinBlocks(p.Blocks)); j != p.Text {
+				t.Errorf("Blocks %+v do not join to Text %q", p.Blocks, p.Text)
 			}
 		})
 	}
@@ -69,9 +69,14 @@ func TestVisibleText(t *testing.T) {
 
 func TestBlocks(t *testing.T) {
 	p := parse(t, `<h1>Vilkår</h1><p>Data kan brukes <b>fritt</b>.</p><p>Line<br>two</p>`)
-	want := []string{"Vilkår", "Data kan brukes fritt.", "Line", "two"}
+	want := []Block{
+		{Text: "Vilkår", Box: BoxHeading, Letters: 6},
+		{Text: "Data kan brukes fritt.", Box: BoxText, Letters: 18},
+		{Text: "Line", Box: BoxText, Letters: 4},
+		{Text: "two", Box: BoxText, Letters: 3},
+	}
 	if !reflect.DeepEqual(p.Blocks, want) {
-		t.Errorf("Blocks = %q, want %q", p.Blocks, want)
+		t.Errorf("Blocks = %+v, want %+v", p.Blocks, want)
 	}
 }
 

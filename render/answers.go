@@ -1,6 +1,8 @@
 package render
 
 import (
+	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,19 +66,14 @@ type robotsLine struct {
 	Decides bool // a deciding line of the agents table
 }
 
-// topicRank orders quotes for the answer about reuse: what a reader asks
-// first comes first.
-var topicRank = map[string]int{
-	signals.TopicLicence: 0, signals.TopicReuse: 1, signals.TopicAI: 2, signals.TopicScraping: 3, signals.TopicAPI: 4,
-}
-
 // maxAnswerQuotes is how many quotes the answer about reuse shows; the
 // rest are under each document.
 const maxAnswerQuotes = 3
 
-// answerQuotes picks up to three verified quotes for the answer about
-// reuse: a person's choice first, then one per topic in topicRank's order,
-// so the page answers before it explains.
+// answerQuotes picks the strongest verified quotes for the answer about
+// reuse (design §2.5.1, §8): a person's choice first, then the terms
+// reader's rank (prohibitions and grants about the site's content before
+// descriptions), so the page answers before it explains.
 func answerQuotes(qs []quoteView) []quoteView {
 	var cand []quoteView
 	for _, q := range qs {
@@ -85,35 +82,17 @@ func answerQuotes(qs []quoteView) []quoteView {
 		}
 	}
 	rank := func(q quoteView) int {
-		r, ok := topicRank[q.Topic]
-		if !ok {
-			r = len(topicRank)
-		}
 		if q.Source == "curated" {
-			r -= 10
+			return -1
 		}
-		return r
+		if q.Rank == 0 {
+			return math.MaxInt32
+		}
+		return q.Rank
 	}
-	// By rank, then in the order the pages give them (a page's main
-	// statement tends to come first).
-	slices.SortStableFunc(cand, func(a, b quoteView) int { return rank(a) - rank(b) })
-	var out []quoteView
-	topics := map[string]bool{}
-	for _, q := range cand {
-		if len(out) < maxAnswerQuotes && !topics[q.Topic] {
-			topics[q.Topic] = true
-			out = append(out, q)
-		}
-	}
-	for _, q := range cand { // fewer topics than places: fill with the rest
-		if len(out) >= maxAnswerQuotes {
-			break
-		}
-		if !containsQuote(out, q) {
-			out = append(out, q)
-		}
-	}
-	return out
+	slices.SortStableFunc(cand, func(a, b quoteView) int { return cmp.Compare(rank(a), rank(b)) })
+	return cand[:min(len(cand), maxAnswerQuotes)]
+
 }
 
 func containsQuote(qs []quoteView, q quoteView) bool {

@@ -413,8 +413,6 @@ func topicWords(t string) string {
 		return "Licence"
 	case signals.TopicAPI:
 		return "API, feed or export"
-	case signals.TopicReuse:
-		return "Reuse"
 	case signals.TopicScraping:
 		return "Scraping and automated access"
 	case signals.TopicAI:

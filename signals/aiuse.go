@@ -26,6 +26,9 @@ type AISource struct {
 	Line int    `json:"line,omitempty"` // robots.txt line
 	// Record is the WARC-Record-ID of the response it came from, when known.
 	Record string `json:"record,omitempty"`
+	// Term names the kind of objecting term of the terms: "scraping ban"
+	// or "AI/TDM reservation" ("curated" when a person marked it).
+	Term string `json:"term,omitempty"`
 	// Objects says whether the signal objects to AI training: "all" (for
 	// every AI training crawler), "some" (some crawlers, paths or media),
 	// or "" (it does not object: shown as a source, deciding nothing).
@@ -134,15 +137,18 @@ func aiUse(s *Site) AIUse {
 	}
 	u.Sources = append(u.Sources, tdmSources(s)...)
 	u.Sources = append(u.Sources, noAISources(s.Signals.Headers)...)
-	// Sentences of the terms: a prohibiting one objects; any other about AI
-	// or text and data mining is shown beside them, deciding nothing.
+	// Sentences of the terms: a prohibition or reservation of scraping,
+	// automated collection, AI training or text and data mining of the
+	// site's content objects for every crawler (they all collect
+	// automatically), naming the kind of term; any other about AI is
+	// shown beside them, deciding nothing.
 	for _, q := range s.Quotes {
 		switch {
 		case !q.Verified:
 		case q.Objects != "":
-			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Text, URL: q.URL, Objects: ObjectsAll})
-		case q.Topic == TopicAI || speaksOf(q.Text, TopicAI):
-			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Text, URL: q.URL})
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: quoteSays(q), URL: q.URL, Objects: ObjectsAll})
+		case speaksOfAI(q):
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: quoteSays(q), URL: q.URL})
 		}
 	}
 
@@ -324,4 +330,28 @@ func noAISources(hs []HeaderSignal) []AISource {
 		}
 	}
 	return out
+}
+
+// termKind names the kind of an objecting quote.
+func termKind(q Quote) string {
+	if q.Kind != "" {
+		return q.Kind
+	}
+	return "marked by a curator"
+}
+
+// quoteSays is a quote as an AI source repeats it: with its lead-in, and
+// "…" where a long sentence was cut.
+func quoteSays(q Quote) string {
+	t := q.Text
+	if q.CutBefore {
+		t = "… " + t
+	}
+	if q.CutAfter {
+		t += " …"
+	}
+	if q.LeadIn != "" {
+		t = q.LeadIn + " … " + t
+	}
+	return t
 }

@@ -13,7 +13,6 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,6 +22,7 @@ import (
 	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/sites"
+	"github.com/crawlsignals/crawlsignals/terms"
 )
 
 // MaxBody is the most of a stored body we decode (the crawler's cap).
@@ -375,6 +375,9 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 			}
 			s.Read = append(s.Read, rr.doc)
 			pt := pageText{text: rr.text, readAt: rr.doc.ReadAt}
+			if rr.doc.Role == RolePolicy {
+				pt.sentences = terms.Sentences(rr.blocks)
+			}
 			texts[rr.doc.URL] = pt
 			if _, ok := texts[rr.doc.FinalURL]; !ok {
 				texts[rr.doc.FinalURL] = pt
@@ -386,17 +389,19 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 			case "well-known", "llms":
 				wellKnown(s, a, rr)
 			}
-			if rr.doc.Role == RolePolicy {
-				for _, q := range findQuotes(rr.text, rr.blocks) {
+			if rr.doc.Role == RolePolicy && rr.text != "" {
+				quotes, lang, read := readQuotes(rr.text, rr.blocks, rr.lang)
+				s.Read[len(s.Read)-1].Language, s.Read[len(s.Read)-1].NotReadForMeaning = lang, !read
+				for _, q := range quotes {
 					q.URL, q.ReadAt = rr.doc.URL, rr.doc.ReadAt
-					q.Objects = prohibitsAI(q.Text)
 					s.Quotes = append(s.Quotes, q)
 				}
-				s.Licences = append(s.Licences, findLicences(rr.doc.URL, rr.text, rr.blocks, rr.links)...)
+				s.Licences = append(s.Licences, findLicences(rr.doc.URL, rr.text, pt.sentences, rr.links)...)
 			}
 		}
 	}
 	s.Signals.TDMReservation = tdmFor(s, home)
+	rankQuotes(s.Quotes)
 	return s, texts, transient, errors.Join(errs...)
 }
 
@@ -464,7 +469,8 @@ type readResult struct {
 	doc    Document
 	text   string // visible text, normalised
 	raw    string // decoded text before normalising (for line-based formats)
-	blocks []string
+	blocks []extract.Block
+	lang   string // the lang attribute of an HTML page
 	links  []extract.Link
 	header http.Header
 	meta   map[string][]string
@@ -514,18 +520,18 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 			doc.TextError = err.Error()
 			break
 		}
-		rr.text, rr.blocks, rr.links, doc.Title = page.Text, page.Blocks, page.Links, page.Title
+		rr.text, rr.blocks, rr.links, doc.Title, rr.lang = page.Text, page.Blocks, page.Links, page.Title, page.Lang
 		rr.meta = extract.MetaTags(body, a.ContentType)
 	case "pdf":
 		rr.text, err = bd.opt.PDF(body)
 		if err != nil {
 			doc.TextError, rr.transient = err.Error(), true
 		}
-		rr.blocks = strings.Split(rr.text, "\n")
+		rr.blocks = extract.LineBlocks(rr.text)
 		rr.text = extract.Normalize(rr.text)
 	default:
 		rr.raw, _, _ = extract.PlainText(body, a.ContentType)
-		rr.blocks = strings.Split(rr.raw, "\n")
+		rr.blocks = extract.LineBlocks(rr.raw)
 		rr.text = extract.Normalize(rr.raw)
 	}
 	doc.Chars = utf8.RuneCountInString(rr.text)

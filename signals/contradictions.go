@@ -5,50 +5,10 @@ import (
 	"strings"
 )
 
-// prohibitionWords mark a sentence that forbids something (English and Norwegian).
-var prohibitionWords = []string{
-	"ikke tillatt", "forbudt", "ikke lov", "er ikke tillatt", "kan ikke", "må ikke", "uten skriftlig samtykke", "uten samtykke",
-	"not permitted", "prohibited", "not allowed", "may not", "must not", "forbidden", "without prior written", "without written",
-}
-
 // reuseDenials mark a sentence that denies reuse.
 var reuseDenials = []string{
 	"kan ikke gjenbrukes", "ikke gjenbrukes", "alle rettigheter forbeholdt", "all rights reserved",
 	"may not be reused", "may not be reproduced", "not be copied", "ikke kopieres",
-}
-
-// collectionWords name AI use, text and data mining, scraping or automated
-// collection (design §2.8), in English and Norwegian. They are narrower than
-// the scraping topic: "accounts registered by bots are not permitted"
-// forbids something, but not collecting content.
-var collectionWords = []string{
-	"kunstig intelligens", "artificial intelligence", " ai ", " ai-", " ai.", " ki ", " ki-", "maskinlæring", "machine learning",
-	"språkmodell", "language model", "generativ", "generative",
-	"tekst- og datautvinning", "datautvinning", "text and data mining", "data mining", " tdm",
-	"scrap", "skrap", "crawl", "spider", "harvest", "høsting", "høste",
-	"automated collection", "automatic collection", "automated means", "automated access", "automated extraction",
-	"automatisert innsamling", "automatisk innsamling", "automatisert innhenting", "automatisk innhenting",
-}
-
-// robotWords and fetchWords: robots or bots that collect or fetch content
-// count too ("hente ut innhold ved hjelp av roboter").
-var (
-	robotWords = []string{"robot", "bots", "bot "}
-	fetchWords = []string{"collect", "extract", "harvest", "download", "copy", "hente", "innhent", "innsaml", "samle", "laste ned", "kopier"}
-)
-
-// prohibitsAI says "prohibits" when a sentence prohibits AI use, text and
-// data mining, scraping or automated collection (design §2.8): a
-// prohibition word together with words that name one of those.
-func prohibitsAI(sentence string) string {
-	if !containsAny(sentence, prohibitionWords) {
-		return ""
-	}
-	s := topicText(sentence)
-	if containsAny(s, collectionWords) || (containsAny(s, robotWords) && containsAny(s, fetchWords)) {
-		return "prohibits"
-	}
-	return ""
 }
 
 // contradictions flags what a reader should look at twice: every place

@@ -82,7 +82,7 @@ func LoadCuration(content fs.FS, host string) (*Curation, error) {
 			return nil, fmt.Errorf("%s:%d: a quote needs url and text", c.File, q.Line)
 		}
 		if q.Topic == "" {
-			q.Topic = topicOf(q.Text)
+			q.Topic = classifyCurated(q.Text).Topic
 		}
 	}
 	if o := meta.OpenByDesign; o != nil && strings.TrimSpace(o.Reason) == "" {
@@ -132,10 +132,13 @@ func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
 	var out []Quote
 	for _, cq := range c.Quotes {
 		q := Quote{URL: cq.URL, Text: cq.Text, Topic: cq.Topic, Source: "curated", File: c.File, Line: cq.Line}
-		if cq.Objects {
+		read := classifyCurated(cq.Text)
+		q.Stance, q.Subject, q.Words = read.Stance, read.Subject, read.Words
+		switch {
+		case cq.Objects:
 			q.Objects = "curator"
-		} else {
-			q.Objects = prohibitsAI(cq.Text)
+		case read.Objects:
+			q.Objects, q.Kind = "prohibits", read.ObjectsAs
 		}
 		pt, ok := texts[cq.URL]
 		if !ok {
@@ -158,4 +161,7 @@ func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
 // pageText is a read page's text, by its address.
 type pageText struct {
 	text, readAt string
+	// sentences are the document's sentences as the terms reader cuts
+	// them (blocks never crossed), for diffs between batches.
+	sentences []string
 }

@@ -146,9 +146,10 @@ type derivedTexts struct {
 }
 
 type derivedText struct {
-	URL    string `json:"url"`
-	Text   string `json:"text"`
-	ReadAt string `json:"read_at"`
+	URL       string   `json:"url"`
+	Text      string   `json:"text"`
+	ReadAt    string   `json:"read_at"`
+	Sentences []string `json:"sentences,omitempty"`
 }
 
 // historyKey says what a site's findings with their history rest on: the
@@ -264,7 +265,7 @@ func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]pageTex
 	}
 	texts := make(map[string]pageText, len(d.Texts))
 	for _, t := range d.Texts {
-		texts[t.URL] = pageText{text: t.Text, readAt: t.ReadAt}
+		texts[t.URL] = pageText{text: t.Text, readAt: t.ReadAt, sentences: t.Sentences}
 	}
 	return texts, true
 }
@@ -295,7 +296,7 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 		if !utf8.ValidString(u) {
 			return errors.New("an address is not UTF-8; not kept")
 		}
-		dt.Texts = append(dt.Texts, derivedText{URL: u, Text: t.text, ReadAt: t.readAt})
+		dt.Texts = append(dt.Texts, derivedText{URL: u, Text: t.text, ReadAt: t.readAt, Sentences: t.sentences})
 	}
 	slices.SortFunc(dt.Texts, func(a, b derivedText) int { return strings.Compare(a.URL, b.URL) })
 	findings, textsPath := derivedPaths(batchDir, host)

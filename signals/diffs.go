@@ -50,16 +50,20 @@ func documentDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]page
 		if !ok1 || !ok2 {
 			continue
 		}
-		if df := lineDiff(d.URL, "document", ot.sentences(), ct.sentences()); df != nil {
+		if df := lineDiff(d.URL, "document", ot.sentenceList(), ct.sentenceList()); df != nil {
 			out = append(out, *df)
 		}
 	}
 	return out
 }
 
-// sentences of a page's visible text (normalised, as quotes are checked
-// against): the same whether the text was just extracted or kept.
-func (p pageText) sentences() []string {
+// sentenceList is a page's sentences as the terms reader cuts them, the
+// same whether the text was just extracted or kept; a text kept before
+// sentences were (none recorded) is cut at sentence ends alone.
+func (p pageText) sentenceList() []string {
+	if p.sentences != nil {
+		return p.sentences
+	}
 	return sentences(p.text)
 }
 

@@ -102,17 +102,16 @@ func licenceOfURL(raw string) string {
 // findLicences lists the standard licences a page names in its text, or
 // links to by their well-known addresses; each with a verified quote: the
 // sentence that names it, or the link's text as the page shows it.
-func findLicences(pageURL, text string, blocks []string, links []extract.Link) []Licence {
+func findLicences(pageURL, text string, sents []string, links []extract.Link) []Licence {
 	var out []Licence
 	seen := map[string]bool{}
-	if blocks == nil {
-		blocks = []string{text}
+	if sents == nil {
+		sents = sentences(text)
 	}
-	joined := strings.Join(blocks, "\n")
-	if !mayNameLicence(joined) {
-		joined = "" // no sentence to look through
+	if !mayNameLicence(text) {
+		sents = nil // no sentence to look through
 	}
-	for _, s := range sentences(joined) {
+	for _, s := range sents {
 		for _, loc := range licencePattern.FindAllStringIndex(s, -1) {
 			if r, _ := utf8.DecodeRuneInString(s[loc[1]:]); unicode.IsLetter(r) || unicode.IsDigit(r) {
 				continue // "NLODX" is not NLOD

@@ -102,7 +102,7 @@ func openByDesign(s *Site) OpenVerdict {
 		if !q.Verified {
 			continue
 		}
-		if api == nil && (q.Topic == TopicAPI || topicOf(q.Text) == TopicAPI || containsAny(q.Text, []string{" api", "api "})) &&
+		if api == nil && q.Topic == TopicAPI &&
 			containsAny(q.Text, openAccessWords) && !containsAny(q.Text, paidWords) {
 			api = q
 		}

@@ -1,156 +1,87 @@
 package signals
 
 import (
-	"regexp"
+	"cmp"
+	"slices"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/terms"
 )
 
-// Topics of found quotes, in the order a site's page prefers them.
+// Topics of quotes, as the terms reader names them (design §2.5.1).
 const (
-	TopicLicence  = "licence"
-	TopicAPI      = "api"
-	TopicReuse    = "reuse"
-	TopicScraping = "scraping"
-	TopicAI       = "ai"
+	TopicLicence  = terms.TopicLicence
+	TopicAPI      = terms.TopicAPI
+	TopicScraping = terms.TopicScraping
+	TopicAI       = terms.TopicAI
 )
 
-// topicWords are lower-case stems whose presence puts a sentence under a
-// topic, in English and Norwegian. A stem marked with a leading space must
-// start a word (so "api" does not match "kapital").
-var topicWords = []struct {
-	topic string
-	words []string
-}{
-	{TopicLicence, []string{"lisens", "licence", "license", "creative commons", "cc by", "cc0", "nlod", "odbl", "2011/833", "public domain"}},
-	{TopicAPI, []string{" api", " feed", " rss", "eksport", "export", "datasett", "dataset", "grensesnitt", "endepunkt", "endpoint"}},
-	{TopicScraping, []string{"skrap", "scrap", "automatisert", "automatic", "automated", "robot", "crawl", "høsting", "harvest", "innsamling"}},
-	{TopicAI, []string{"kunstig intelligens", "artificial intelligence", " ai ", " ai-", "maskinlæring", "machine learning", "tekst- og datautvinning", "text and data mining", " tdm", "språkmodell", "language model"}},
-	{TopicReuse, []string{"gjenbruk", "viderebruk", "reuse", "re-use", "redistribu", "videreformidl", "republish", "kopier", "reproduc", "åndsverk", "copyright", "opphavsrett"}},
-}
-
-// Found quotes are kept readable: so many per page, of a sensible length.
-const (
-	maxQuotesPerPage = 6
-	minQuoteRunes    = 25
-	maxQuoteRunes    = 400
-)
-
-// addresses are e-mail and web addresses, which name no topic: the
-// "lisens" of "lisens@avis.test" is not a sentence about a licence.
-var addresses = regexp.MustCompile(`[^\s<>()]+@[^\s<>()]+|https?://[^\s<>()]+|www\.[^\s<>()]+`)
-
-// topicText is a sentence as topic words are looked for in it.
-func topicText(sentence string) string {
-	if strings.Contains(sentence, "@") || strings.Contains(sentence, "://") || strings.Contains(sentence, "www.") {
-		sentence = addresses.ReplaceAllString(sentence, " ") // most sentences hold no address
-	}
-	return " " + strings.ToLower(sentence) + " "
-}
-
-// topicOf returns the first topic a sentence speaks of, or "".
-func topicOf(sentence string) string {
-	s := topicText(sentence)
-	for _, t := range topicWords {
-		for _, w := range t.words {
-			if strings.Contains(s, w) {
-				return t.topic
-			}
-		}
-	}
-	return ""
-}
-
-// speaksOf says whether a sentence has a word of the topic, wherever it
-// stands (topicOf gives only the first topic).
-func speaksOf(sentence, topic string) bool {
-	s := topicText(sentence)
-	for _, t := range topicWords {
-		if t.topic != topic {
-			continue
-		}
-		for _, w := range t.words {
-			if strings.Contains(s, w) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// findQuotes picks the sentences of a page's text blocks that speak of our
-// topics, each verified against the page's whole text before it is returned.
-func findQuotes(text string, blocks []string) []Quote {
-	byTopic := map[string][]string{}
+// readQuotes asks the terms reader for the sentences of one policy page
+// that the site's page shows, and keeps those whose text (and lead-in)
+// verify word for word in the page's saved text. lang is the language the
+// text is in; read is false when its terms are not read for meaning.
+func readQuotes(text string, blocks []extract.Block, hint string) (quotes []Quote, lang string, read bool) {
+	r := terms.Read(blocks, hint)
 	v := extract.NewVerifier(text) // normalises the page once for all its sentences
-	for _, s := range sentences(strings.Join(blocks, "\n")) {
-		n := utf8.RuneCountInString(s)
-		if n < minQuoteRunes || n > maxQuoteRunes {
+	for _, s := range r.Found {
+		if ok, _, _ := v.Verify(s.Text); !ok {
 			continue
 		}
-		if t := topicOf(s); t != "" {
-			if ok, _, _ := v.Verify(s); ok {
-				byTopic[t] = append(byTopic[t], s)
+		q := quoteOf(s)
+		if s.LeadIn != "" {
+			if ok, _, _ := v.Verify(s.LeadIn); !ok {
+				q.LeadIn = "" // shown only when it verifies too
 			}
 		}
+		quotes = append(quotes, q)
 	}
-	var out []Quote
-	// Take one of each topic first, then more, so a page's quotes cover
-	// what it says rather than repeat one thing.
-	for round := 0; len(out) < maxQuotesPerPage; round++ {
-		added := false
-		for _, t := range topicWords {
-			if list := byTopic[t.topic]; round < len(list) && len(out) < maxQuotesPerPage {
-				out = append(out, Quote{Text: list[round], Topic: t.topic, Source: "found", Verified: true})
-				added = true
-			}
-		}
-		if !added {
-			break
+	// On the page, a document's quotes read in document order; the rank
+	// says which are strongest.
+	slices.SortStableFunc(quotes, func(a, b Quote) int { return cmp.Compare(a.order, b.order) })
+	return quotes, r.Language, r.Read
+}
+
+// quoteOf turns a classified sentence into a found quote.
+func quoteOf(s terms.Sentence) Quote {
+	q := Quote{Text: s.Text, Topic: s.Topic, Source: "found", Verified: true,
+		LeadIn: s.LeadIn, CutBefore: s.CutBefore, CutAfter: s.CutAfter,
+		Stance: s.Stance, Subject: s.Subject, Words: s.Words, score: s.Score, order: s.Order}
+	if s.Objects {
+		q.Objects, q.Kind = "prohibits", s.ObjectsAs
+	}
+	return q
+}
+
+// rankQuotes numbers a site's found quotes from the strongest (1): by the
+// reader's score, then by the order pages were read and sentences stand.
+func rankQuotes(qs []Quote) {
+	idx := make([]int, 0, len(qs))
+	for i := range qs {
+		if qs[i].Source == "found" {
+			idx = append(idx, i)
 		}
 	}
-	return out
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(qs[b].score, qs[a].score) })
+	for r, i := range idx {
+		qs[i].Rank = r + 1
+	}
+}
+
+// classifyCurated reads a curator's quote as the terms reader reads a
+// sentence on its own: its topic and whether it objects.
+func classifyCurated(text string) terms.Sentence {
+	return terms.Classify(text)
 }
 
 // sentences splits text at sentence ends: ". ", "! ", "? " followed by an
-// upper-case letter or digit, and at line breaks.
+// upper-case letter or digit, and at line breaks. It is used only for a
+// text kept without its blocks.
 func sentences(text string) []string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		rs := []rune(line)
-		start := 0
-		for i := 0; i < len(rs); i++ {
-			if rs[i] != '.' && rs[i] != '!' && rs[i] != '?' {
-				continue
-			}
-			if i+2 < len(rs) && rs[i+1] == ' ' && (unicode.IsUpper(rs[i+2]) || unicode.IsDigit(rs[i+2])) && !abbreviation(rs[start:i+1]) {
-				out = appendSentence(out, string(rs[start:i+1]))
-				start = i + 2
-			}
-		}
-		out = appendSentence(out, string(rs[start:]))
-	}
-	return out
+	return terms.Sentences(extract.LineBlocks(text))
 }
 
-func appendSentence(out []string, s string) []string {
-	if s = strings.TrimSpace(s); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-// abbreviation reports whether a sentence candidate ends in a common
-// abbreviation ("f.eks.", "e.g.", "nr.") rather than a sentence end.
-func abbreviation(rs []rune) bool {
-	s := strings.ToLower(string(rs))
-	for _, a := range []string{"f.eks.", "e.g.", "i.e.", "nr.", "no.", "bl.a.", "mv.", "osv.", "jf.", "ca.", "kap.", "art.", "pkt."} {
-		if strings.HasSuffix(s, " "+a) || s == a {
-			return true
-		}
-	}
-	return false
+// speaksOfAI reports whether a quote is about AI or text and data mining.
+func speaksOfAI(q Quote) bool {
+	return q.Topic == TopicAI || strings.Contains(strings.ToLower(q.Kind), "ai")
 }

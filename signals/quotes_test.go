@@ -1,29 +1,12 @@
 package signals
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 )
-
-func TestTopicOf(t *testing.T) {
-	cases := map[string]string{
-		"Dataene er publisert under Norsk lisens for offentlige data.":          TopicLicence,
-		"Vårt API er gratis å bruke.":                                           TopicAPI,
-		"Automatisert innsamling av innhold er ikke tillatt.":                   TopicScraping,
-		"Innholdet kan ikke brukes til å trene kunstig intelligens.":            TopicAI,
-		"You may not reproduce or redistribute the content.":                    TopicReuse,
-		"Kapitalen i fondet økte i fjor.":                                       "", // "api" inside a word
-		"Vi oppdaterer nettsiden hver uke med nyheter fra kommunen.":            "",
-		"Text and data mining of this site is reserved under Article 4 of DSM.": TopicAI,
-	}
-	for s, want := range cases {
-		if got := topicOf(s); got != want {
-			t.Errorf("topicOf(%q) = %q, want %q", s, got, want)
-		}
-	}
-}
 
 func TestSentences(t *testing.T) {
 	got := sentences("Vilkår for bruk\nDette er første setning. Her er nr. 2 i rekken! Og f.eks. denne? Siste linje")
@@ -33,25 +16,61 @@ func TestSentences(t *testing.T) {
 	}
 }
 
-func TestFindQuotesVerifiedAndCapped(t *testing.T) {
-	var blocks []string
+// A page's key sentence is never crowded out by a count per page: twenty
+// licence sentences before it, and the ban still shows, ranked first, and
+// its list item keeps its lead-in.
+func TestReadQuotesKeepsTheKeySentence(t *testing.T) {
+	src := "<html lang=en><body><main><h1>Terms of use</h1>"
 	for i := range 20 {
-		blocks = append(blocks, "Lisens nummer "+strings.Repeat("x", i%3+1)+" gjelder for dataene som publiseres her.")
+		src += fmt.Sprintf("<p>Section %d of our content is licensed under the Creative Commons Attribution licence.</p>", i)
 	}
-	blocks = append(blocks, "Automatisert innsamling av innhold fra nettstedet er ikke tillatt uten samtykke.")
-	text := strings.Join(blocks, " ")
-	qs := findQuotes(text, blocks)
-	if len(qs) != maxQuotesPerPage {
-		t.Fatalf("%d quotes, want the cap %d", len(qs), maxQuotesPerPage)
+	src += "<p>You agree that you will not:</p><ul><li>use any robot, spider or scraper to access the site or its content;</li></ul></main></body></html>"
+	page, err := extract.HTML([]byte(src), "text/html; charset=utf-8", nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	topics := map[string]bool{}
-	for _, q := range qs {
-		topics[q.Topic] = true
-		if ok, _, _ := extract.Verify(text, q.Text); !ok || !q.Verified || q.Source != "found" {
+	qs, lang, read := readQuotes(page.Text, page.Blocks, page.Lang)
+	if lang != "en" || !read {
+		t.Fatalf("language %q read %v, want en, read", lang, read)
+	}
+	if len(qs) != 21 {
+		t.Fatalf("%d quotes, want 21 (every on-topic sentence under its document)", len(qs))
+	}
+	var ban *Quote
+	for i := range qs {
+		q := &qs[i]
+		if ok, _, _ := extract.Verify(page.Text, q.Text); !ok || !q.Verified || q.Source != "found" {
 			t.Errorf("quote %+v does not verify", q)
 		}
+		if strings.Contains(q.Text, "robot") {
+			ban = q
+		}
 	}
-	if !topics[TopicScraping] {
-		t.Error("the cap crowded out the one scraping sentence: topics should be taken in turn")
+	if ban == nil {
+		t.Fatal("the ban on robots is not quoted")
+	}
+	if ban.LeadIn != "You agree that you will not:" || ban.Objects == "" || ban.Kind != "scraping ban" || ban.Stance != "prohibits" {
+		t.Errorf("ban read as %+v; want its lead-in, a prohibition counted as a scraping ban", ban)
+	}
+	rankQuotes(qs)
+	if ban.Rank != 1 {
+		t.Errorf("the ban ranks %d, want 1 (prohibitions first)", ban.Rank)
+	}
+	if qs[len(qs)-1].Text != ban.Text {
+		t.Errorf("quotes of a page are in document order; the ban should come last, got %q", qs[len(qs)-1].Text)
+	}
+}
+
+// A page in a language whose terms we do not read gives no quote, and
+// says so.
+func TestReadQuotesOtherLanguage(t *testing.T) {
+	src := "<html lang=de><body><p>Die Nutzung von Robotern, Spidern oder Scrapern zum Zugriff auf die Inhalte der Website ist nicht gestattet und wird von uns verfolgt.</p><p>Wir sind für die Inhalte dieser Seite verantwortlich und die Daten sind nicht frei.</p></body></html>"
+	page, err := extract.HTML([]byte(src), "text/html", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, lang, read := readQuotes(page.Text, page.Blocks, page.Lang)
+	if read || lang != "de" || len(qs) != 0 {
+		t.Errorf("read %v lang %q quotes %d; want German, not read for meaning, no quote", read, lang, len(qs))
 	}
 }

@@ -238,6 +238,11 @@ type Document struct {
 	// Alternates are the same document in other languages, which we did
 	// not read again (design §2: a document is read once).
 	Alternates []string `json:"alternates,omitempty"`
+	// Language is the language its text is written in, as the terms
+	// reader tells it; NotReadForMeaning is set when that is a language
+	// whose terms we do not read (design §2.5.1): no quote is found in it.
+	Language          string `json:"language,omitempty"`
+	NotReadForMeaning bool   `json:"not_read_for_meaning,omitempty"`
 }
 
 // Gap is a planned address we did not read, with its §2.4 reason.
@@ -272,6 +277,26 @@ type Quote struct {
 	// text and data mining, scraping or automated collection; "curator"
 	// when a person marked it so.
 	Objects string `json:"objects_to_ai,omitempty"`
+
+	// How the sentence was read (design §2.5.1), for found quotes.
+	// LeadIn is the verified sentence that introduces the list the quote
+	// is an item of ("You agree not to:"), shown before it; CutBefore and
+	// CutAfter mark a long sentence quoted as its clause ("…").
+	LeadIn    string `json:"lead_in,omitempty"`
+	CutBefore bool   `json:"cut_before,omitempty"`
+	CutAfter  bool   `json:"cut_after,omitempty"`
+	// Stance is prohibits, permits or describes; Subject is site, user or
+	// service; Kind names an objecting term ("scraping ban", "AI/TDM
+	// reservation"); Words are the words that decided, as written.
+	Stance  string   `json:"stance,omitempty"`
+	Subject string   `json:"subject,omitempty"`
+	Kind    string   `json:"kind,omitempty"`
+	Words   []string `json:"words,omitempty"`
+	// Rank orders the site's found quotes, strongest first: 1 is the
+	// strongest of the site. Quotes are kept in document order per page.
+	Rank int `json:"rank,omitempty"`
+
+	score, order int // the reader's score and the sentence's place, for ranking
 }
 
 // OpenVerdict is the Open by design finding (design §2.6).

@@ -1,0 +1,142 @@
+package extract
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// Block is one block of a page's visible text: a paragraph, a heading, a
+// list item, a table cell or a line, with what kind of box holds it. A
+// sentence never crosses a block (design §2.5.1), and what a block is
+// decides whether it can be a quote at all: a heading, a menu entry or a
+// link list never is.
+type Block struct {
+	Text string
+	Box  string // BoxText, BoxHeading, BoxItem, BoxCell or BoxLabel
+	// Depth is how many lists hold the block: 0 outside any, 1 for an item
+	// of a list, 2 for an item of a list inside an item, and so on. The
+	// lead-in of an item is the nearest block before it of smaller depth.
+	Depth int
+	// Nav is set inside navigation: <nav>, <menu>, role=navigation or
+	// menu, and a page's own <header> and <footer> (not an article's).
+	Nav bool
+	// Letters counts the block's letters and digits; Linked those inside
+	// links. A block that is all link text is a menu entry or a link list.
+	Letters, Linked int
+}
+
+// The boxes a block can be in.
+const (
+	BoxText    = "text"    // a paragraph, a div, a line: prose
+	BoxHeading = "heading" // h1–h6, summary, a table header cell
+	BoxItem    = "item"    // a list item, or a definition
+	BoxCell    = "cell"    // a table data cell
+	BoxLabel   = "label"   // a caption, legend, term (dt) or option
+)
+
+// openBox is an open block element as the walker sees it.
+type openBox struct {
+	kind  string
+	depth int
+	nav   bool
+}
+
+// boxOf says what kind of block an element opens, inheriting list depth
+// and navigation from the box around it.
+func (w *walker) boxOf(n *html.Node, name string) openBox {
+	b := openBox{kind: BoxText}
+	if k := len(w.boxes); k > 0 {
+		b.depth, b.nav = w.boxes[k-1].depth, w.boxes[k-1].nav
+		b.kind = w.boxes[k-1].kind
+	}
+	role := strings.ToLower(attr(n, "role"))
+	switch name {
+	case "h1", "h2", "h3", "h4", "h5", "h6", "summary", "th":
+		b.kind = BoxHeading
+	case "li", "dd":
+		b.kind = BoxItem
+		b.depth++
+	case "td":
+		b.kind = BoxCell
+	case "dt", "caption", "figcaption", "legend", "option", "optgroup":
+		b.kind = BoxLabel
+	case "p", "blockquote", "pre", "div":
+		// a paragraph inside a list item or a cell is still part of it
+		if b.kind != BoxItem && b.kind != BoxCell {
+			b.kind = BoxText
+		}
+	case "nav", "menu":
+		b.nav = true
+	case "header", "footer":
+		if w.articleDepth == 0 && !w.inMain() {
+			b.nav = true
+		}
+	}
+	if hasToken(role, "heading") {
+		b.kind = BoxHeading
+	}
+	if hasToken(role, "navigation") || hasToken(role, "menu") || hasToken(role, "menubar") || hasToken(role, "tablist") {
+		b.nav = true
+	}
+	return b
+}
+
+// inMain reports whether the walk is inside a <main> or role=main element.
+func (w *walker) inMain() bool { return w.mainDepth > 0 }
+
+// joinBlocks is the page text: the blocks' texts joined by single spaces.
+func joinBlocks(blocks []Block) string {
+	var b strings.Builder
+	for i, bl := range blocks {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(bl.Text)
+	}
+	return b.String()
+}
+
+// LineBlocks cuts a plain text or a PDF's text into one block per line;
+// Markdown marks (as in a .txt copy of a page's source) give the kind: "#"
+// a heading, "-", "*", "+" or "1." a list item, "|" a table row.
+func LineBlocks(text string) []Block {
+	var out []Block
+	for _, line := range strings.Split(text, "\n") {
+		s := Normalize(line)
+		if s == "" {
+			continue
+		}
+		b := Block{Text: s, Box: BoxText}
+		trimmed := strings.TrimLeft(line, " \t")
+		indent := len(line) - len(trimmed)
+		switch {
+		case strings.HasPrefix(trimmed, "#"):
+			b.Box = BoxHeading
+		case markdownItem(trimmed):
+			b.Box, b.Depth = BoxItem, 1+indent/2
+		case strings.HasPrefix(trimmed, "|"):
+			b.Box = BoxCell
+		}
+		for _, r := range s {
+			if unicode.IsLetter(r) || unicode.IsNumber(r) {
+				b.Letters++
+			}
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// markdownItem reports whether a line starts a Markdown list item.
+func markdownItem(s string) bool {
+	if len(s) >= 2 && (s[0] == '-' || s[0] == '*' || s[0] == '+') && s[1] == ' ' {
+		return true
+	}
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i > 0 && i < 4 && i+1 < len(s) && (s[i] == '.' || s[i] == ')') && s[i+1] == ' '
+}

@@ -1,0 +1,519 @@
+package terms
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Sentence is one sentence of a document as the directory may show it.
+type Sentence struct {
+	// Text is the sentence, or the clause of a long one that carries its
+	// meaning, exactly as in the document's text (quotes are verified
+	// against it). CutBefore and CutAfter say where "…" stands.
+	Text      string `json:"text"`
+	CutBefore bool   `json:"cut_before,omitempty"`
+	CutAfter  bool   `json:"cut_after,omitempty"`
+	// LeadIn is the sentence that introduces the list the sentence is an
+	// item of ("You agree not to:"): it decides what the item means, and
+	// is shown with it.
+	LeadIn  string `json:"lead_in,omitempty"`
+	Topic   string `json:"topic"`
+	Stance  string `json:"stance"`
+	Subject string `json:"subject"`
+	// Objects is set when the sentence prohibits or reserves scraping,
+	// automated collection, AI training or text and data mining of the
+	// site's content: an objection in the sense of design §2.8. ObjectsAs
+	// names the kind of term: "scraping ban" or "AI/TDM reservation".
+	Objects   bool   `json:"objects"`
+	ObjectsAs string `json:"objects_as,omitempty"`
+	// Words are the words that decided topic, stance and subject, as
+	// written in the sentence or its lead-in.
+	Words []string `json:"words"`
+	// Score ranks sentences: prohibitions and grants about the site's
+	// content first.
+	Score int `json:"score"`
+	// Order is the sentence's place in the document.
+	Order int `json:"-"`
+}
+
+// The kinds of objecting terms.
+const (
+	ScrapingBan    = "scraping ban"
+	AIReservation  = "AI/TDM reservation"
+	maxQuoteRunes  = 700 // longer sentences are quoted as their clause
+	clauseTarget   = 420 // the clause we aim for in a very long enumeration
+	minClauseRunes = 40
+)
+
+// classify reads one piece. ok is false when the piece speaks of none of
+// our topics, or only of the user's content or the service's own doings.
+func classify(p piece) (Sentence, bool) {
+	ws := splitWords(p.text)
+	s := Sentence{Text: p.text, LeadIn: p.leadIn}
+	scrape, scrapeW, isScrape := firstHit(ws, scrapingCues)
+	ai, aiW, isAI := firstHit(ws, aiCues)
+	_, licW, isLic := firstHit(ws, licenceStrong)
+	_, weakW, isWeak := firstHit(ws, licenceWeak)
+	_, apiW, isAPI := firstHit(ws, apiCues)
+	if !isScrape && !isAI && !isLic && !isWeak && !isAPI {
+		return s, false
+	}
+	if isAI && !realAI(ws, ai) {
+		isAI = false
+	}
+	if isAI {
+		// AI named without a use of content for it ("our machine learning
+		// models") is about the service, not a rule about the site's content
+		_, w, ok := firstHit(ws, aiActionCues)
+		isAI = ok
+		aiW = w
+	}
+	if !isScrape {
+		// robots and automated means count when the sentence speaks of
+		// taking content: "use robots to access the site", not "to contact
+		// members" or "to create accounts"
+		if h, w, ok := firstHit(ws, robotCues); ok && takesContent(ws) {
+			scrape, scrapeW, isScrape = h, w, true
+		}
+	}
+	if isScrape && accountsOnly(ws) {
+		isScrape = false // bots that register accounts: a rule about accounts
+	}
+	aiAct := isAI
+	if isLic || isWeak {
+		if _, _, off := firstHit(ws, licenceOffTopic); off {
+			isLic, isWeak = false, false
+		}
+	}
+	_, _, third := firstHit(ws, thirdParty)
+
+	stance, stanceW, actor := stanceOf(ws)
+	if stance == "" {
+		for _, ctx := range []string{p.leadIn, p.parent} {
+			if ctx == "" {
+				continue
+			}
+			if st, w, _ := stanceOf(splitWords(ctx)); st == Prohibits {
+				stance, stanceW = Prohibits, w
+				break
+			}
+		}
+	}
+	if stance == "" {
+		stance = Describes
+	}
+	subject, subjectW := SubjectSite, ""
+	if isAI && !(stance == Prohibits && aiAct) {
+		if i := wordIndex(ws, "your"); i >= 0 {
+			actor = SubjectUser // AI and the user's own content: the service's use of it
+			stanceW = ws.span(i, i)
+		}
+	}
+	if actor == SubjectUser {
+		subject, subjectW = SubjectUser, stanceW
+	} else if _, w, ok := firstHit(ws, serviceCues); ok || actor == SubjectService {
+		subject, subjectW = SubjectService, w
+		if !ok {
+			subjectW = stanceW
+		}
+	} else if _, w, ok := firstHit(ws, userCues); ok && !(stance == Prohibits && (isScrape || isAI)) {
+		subject, subjectW = SubjectUser, w
+	}
+
+	var topicW string
+	switch {
+	case stance == Prohibits && isAI && aiAct:
+		s.Topic, topicW = TopicAI, aiW
+	case stance == Prohibits && isScrape:
+		s.Topic, topicW = TopicScraping, scrapeW
+	case isLic && licenceShown(ws, stance):
+		s.Topic, topicW = TopicLicence, licW
+	case isAPI && !third && (stance != Describes || apiShown(ws)):
+		s.Topic, topicW = TopicAPI, apiW
+	case isAI:
+		s.Topic, topicW = TopicAI, aiW
+	case isScrape:
+		s.Topic, topicW = TopicScraping, scrapeW
+	case isWeak && stance == Prohibits && aboutSite(ws):
+		s.Topic, topicW = TopicLicence, weakW
+	default:
+		return s, false
+	}
+	s.Stance, s.Subject = stance, subject
+	s.Words = appendWord(s.Words, topicW)
+	s.Words = appendWord(s.Words, stanceW)
+	s.Words = appendWord(s.Words, subjectW)
+	if subject == SubjectSite && stance == Prohibits && (s.Topic == TopicAI || s.Topic == TopicScraping) {
+		s.Objects = true
+		s.ObjectsAs = ScrapingBan
+		if s.Topic == TopicAI {
+			s.ObjectsAs = AIReservation
+		}
+	}
+	s.Score = score(s, isLic && licenceNamed(ws))
+	if utf8.RuneCountInString(s.Text) > maxQuoteRunes {
+		at := scrape
+		if s.Topic == TopicAI {
+			at = ai
+		} else if s.Topic != TopicScraping {
+			at = hit{i: firstIndex(ws, topicW)}
+		}
+		s.Text, s.CutBefore, s.CutAfter = clause(p.text, ws, at.i)
+	}
+	return s, true
+}
+
+// realAI reports whether an AI cue means AI: "AI" in capitals or as a
+// word before a hyphen, not the "ai" of a menu label or a company name
+// ("Mistral AI"): a company name is a capitalised word right before it.
+func realAI(ws words, h hit) bool {
+	w := ws.w[h.i]
+	if w != "ai" && w != "ki" && w != "ml" && w != "a" {
+		return true
+	}
+	if h.i > 0 {
+		prev := ws.text[ws.start[h.i-1]:ws.end[h.i-1]]
+		r, _ := utf8.DecodeRuneInString(prev)
+		between := ws.text[ws.end[h.i-1]:ws.start[h.i]]
+		if unicode.IsUpper(r) && strings.TrimSpace(between) == "" && h.i > 1 {
+			return false // "Mistral AI", "Microsoft AI"
+		}
+	}
+	return true
+}
+
+// accountsOnly reports whether a sentence's automation words are about
+// creating accounts and nothing that takes content.
+func accountsOnly(ws words) bool {
+	if _, _, ok := firstHit(ws, accountCues); !ok {
+		return false
+	}
+	return !takesContent(ws)
+}
+
+// takesContent reports whether a sentence speaks of accessing, collecting
+// or copying content.
+func takesContent(ws words) bool {
+	_, _, ok := firstHit(ws, collectingCues)
+	return ok
+}
+
+// licenceShown says whether a sentence with a licence word is about the
+// reuse of the site's content: a named standard licence, a grant, a
+// reservation or a ban on copying what the site holds.
+func licenceShown(ws words, stance string) bool {
+	if licenceNamed(ws) {
+		return true
+	}
+	if stance == Describes {
+		_, _, ok := firstHit(ws, reservedCues)
+		return ok
+	}
+	return aboutSite(ws)
+}
+
+var reservedCues = compile("all rights reserved", "rights reserved", "alle rettigheter", "rettigheter forbeholdt", "protected by copyright", "beskyttet av opphavsrett*", "opphavsrettslig beskyttet")
+
+func aboutSite(ws words) bool {
+	_, _, ok := firstHit(ws, siteObjects)
+	return ok
+}
+
+// apiShown says whether a sentence that only describes an API speaks of
+// one the site offers.
+func apiShown(ws words) bool {
+	_, _, ok := firstHit(ws, apiOffered)
+	return ok
+}
+
+func wordIndex(ws words, w string) int {
+	for i, x := range ws.w {
+		if x == w {
+			return i
+		}
+	}
+	return -1
+}
+
+// stanceOf finds the stance of a sentence by itself: a prohibition unless
+// it is the service's own promise ("we will not…"), else a grant.
+// actor is SubjectService when the only prohibitions bind the service.
+func stanceOf(ws words) (stance, word, actor string) {
+	serviceOnly := false
+	for _, c := range prohibitCues {
+		for from := 0; from < len(ws.w); {
+			h, ok := c.find(ws, from)
+			if !ok {
+				break
+			}
+			from = h.j + 1
+			switch bindsWhom(ws, h) {
+			case "reader":
+				return Prohibits, ws.span(h.i, h.j), ""
+			case "service":
+				serviceOnly = true
+				word = ws.span(h.i, h.j)
+			}
+		}
+	}
+	if w, ok := noneMay(ws); ok {
+		return Prohibits, w, ""
+	}
+	if serviceOnly {
+		return "", word, SubjectService
+	}
+	if _, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) {
+		return Permits, w, ""
+	}
+	return "", "", ""
+}
+
+// modal negations are the prohibitions whose subject decides whom they bind.
+var modalNegations = map[string]bool{
+	"may": true, "must": true, "shall": true, "will": true, "cannot": true, "can": true, "should": true, "do": true,
+	"don't": true, "won't": true, "shan't": true, "mustn't": true, "never": true, "kan": true, "må": true, "skal": true, "får": true,
+}
+
+// bindsWhom says whom a prohibition binds: "reader" (the user, anyone, a
+// passive "may not be copied", an imperative "Do not use"), "service" (we,
+// or a company named as the subject: "Acme will not use your content to
+// train"), or "" when it is no prohibition at all ("if you do not agree").
+func bindsWhom(ws words, h hit) string {
+	first := ws.w[h.i]
+	if !modalNegations[first] {
+		return "reader"
+	}
+	// passive: "may not be copied", "kan ikke gjengis"; "may not be
+	// unique" describes, forbids nothing
+	if h.j+1 < len(ws.w) && (ws.w[h.j+1] == "be" || ws.w[h.j+1] == "bli") {
+		if h.j+2 < len(ws.w) && participle(ws.w[h.j+2]) {
+			return "reader"
+		}
+		return ""
+	}
+	if h.j+1 < len(ws.w) && (first == "kan" || first == "må" || first == "skal") && (strings.HasSuffix(ws.w[h.j+1], "es") || strings.HasSuffix(ws.w[h.j+1], "s")) {
+		return "reader"
+	}
+	i := h.i - 1
+	for i >= 0 && (adverbs[ws.w[i]] || (first == "never" && modalNegations[ws.w[i]])) {
+		i--
+	}
+	if i < 0 || clauseStart(ws, i) {
+		return "reader" // imperative: "Do not use…", "Never…"
+	}
+	prev := ws.w[i]
+	if i > 0 && ws.w[i-1] == "if" || prev == "if" || i > 0 && ws.w[i-1] == "hvis" {
+		return "" // a condition, not a rule
+	}
+	if weWords[prev] {
+		return "service"
+	}
+	if youWords[prev] {
+		return "reader"
+	}
+	// Another noun as subject: a company name ("Acme will not …") binds
+	// the service; a thing ("Content must not …") binds the reader.
+	written := ws.text[ws.start[i]:ws.end[i]]
+	if r, _ := utf8.DecodeRuneInString(written); unicode.IsUpper(r) && i > 0 && !clauseStart(ws, i-1) {
+		return "service"
+	}
+	if r, _ := utf8.DecodeRuneInString(written); unicode.IsUpper(r) && (i == 0 || clauseStart(ws, i-1)) && strings.ToUpper(written) == written && len(written) > 2 {
+		return "service" // "ANYSPHERE WILL NOT …"
+	}
+	return "reader"
+}
+
+// adverbs may stand between a subject and its modal.
+var adverbs = map[string]bool{"also": true, "further": true, "hereby": true, "therefore": true, "expressly": true, "otherwise": true, "heller": true, "likewise": true, "still": true, "then": true, "would": true}
+
+// participle reports whether a word after "be" is a past participle
+// ("copied", "reproduced", "sold"), so the sentence is a passive rule.
+func participle(w string) bool {
+	if strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "en") {
+		return true
+	}
+	switch w {
+	case "made", "done", "sold", "built", "put", "shown", "read", "sent", "run", "held", "kept", "set", "shared", "used":
+		return true
+	}
+	return false
+}
+
+// clauseStart reports whether a clause starts after word i: the text
+// between word i and the next holds a punctuation mark that ends one.
+func clauseStart(ws words, i int) bool {
+	if i+1 >= len(ws.w) {
+		return false
+	}
+	between := ws.text[ws.end[i]:ws.start[i+1]]
+	return strings.ContainsAny(between, ".;:!?•()")
+}
+
+// negated reports whether a grant's words hold a negation ("you may not
+// copy" is no grant).
+func negated(ws words, span string) bool {
+	for _, f := range strings.Fields(strings.ToLower(span)) {
+		switch strings.Trim(f, ",.;:") {
+		case "not", "ikke", "ikkje", "inte", "no", "never", "without":
+			return true
+		}
+	}
+	return false
+}
+
+func licenceNamed(ws words) bool {
+	_, _, ok := firstHit(ws, licenceNames)
+	return ok
+}
+
+var licenceNames = compile("creative commons", "cc by", "cc0", "cc by sa", "nlod", "odbl", "public domain", "2011 833", "open government licen*", "open data commons")
+
+// score ranks a classified sentence: objections first, then grants of a
+// named licence, API terms, copying rules, and descriptions last.
+func score(s Sentence, named bool) int {
+	switch {
+	case s.Subject != SubjectSite:
+		return 0
+	case s.Objects:
+		return 100
+	case s.Topic == TopicLicence && s.Stance == Permits && named:
+		return 95
+	case s.Topic == TopicLicence && named:
+		return 90
+	case s.Topic == TopicAPI && s.Stance == Permits:
+		return 80
+	case s.Topic == TopicLicence && s.Stance == Permits:
+		return 75
+	case s.Topic == TopicAPI && s.Stance == Prohibits:
+		return 65
+	case s.Topic == TopicLicence && s.Stance == Prohibits:
+		return 60
+	case s.Topic == TopicAPI:
+		return 50
+	case s.Topic == TopicLicence:
+		return 40
+	}
+	return 20
+}
+
+func appendWord(list []string, w string) []string {
+	if w == "" {
+		return list
+	}
+	for _, x := range list {
+		if x == w {
+			return list
+		}
+	}
+	return append(list, w)
+}
+
+func firstIndex(ws words, span string) int {
+	if span == "" {
+		return 0
+	}
+	first := strings.ToLower(strings.Fields(span)[0])
+	for i, w := range ws.w {
+		if strings.HasPrefix(first, w) {
+			return i
+		}
+	}
+	return 0
+}
+
+// clause returns the part of a long sentence around word at that carries
+// its meaning: the stretch between semicolons that holds it, and within a
+// very long stretch the comma-separated parts around it, cut on word
+// boundaries.
+func clause(text string, ws words, at int) (string, bool, bool) {
+	if at >= len(ws.w) {
+		at = 0
+	}
+	pos := ws.start[at]
+	start, end := 0, len(text)
+	if i := strings.LastIndex(text[:pos], "; "); i >= 0 {
+		start = i + 2
+	}
+	if i := strings.Index(text[pos:], "; "); i >= 0 {
+		end = pos + i + 1
+	}
+	if utf8.RuneCountInString(text[start:end]) > maxQuoteRunes {
+		start, end = commaParts(text, start, end, pos)
+	}
+	out := strings.TrimSpace(text[start:end])
+	out = strings.TrimRight(out, ",")
+	if utf8.RuneCountInString(out) < minClauseRunes {
+		return text, false, false
+	}
+	return out, start > 0, end < len(text)
+}
+
+// commaParts grows a span outward from pos, a comma-separated part at a
+// time (right first: an enumeration's object follows its verb), until it
+// holds about clauseTarget characters.
+func commaParts(text string, start, end, pos int) (int, int) {
+	var cuts []int // positions just after each ", " in [start, end)
+	for i := start; i < end; {
+		k := strings.Index(text[i:end], ", ")
+		if k < 0 {
+			break
+		}
+		cuts = append(cuts, i+k+2)
+		i += k + 2
+	}
+	// part boundaries: start, each cut, end
+	bounds := append(append([]int{start}, cuts...), end)
+	lo := 0
+	for lo+1 < len(bounds) && bounds[lo+1] <= pos {
+		lo++
+	}
+	hi := lo + 1
+	for utf8.RuneCountInString(text[bounds[lo]:bounds[hi]]) < clauseTarget {
+		switch {
+		case hi+1 < len(bounds):
+			hi++
+		case lo > 0:
+			lo--
+		default:
+			return bounds[lo], bounds[hi]
+		}
+		if utf8.RuneCountInString(text[bounds[lo]:bounds[hi]]) >= clauseTarget || lo == 0 {
+			continue
+		}
+		if lo > 0 && hi+1 < len(bounds) {
+			lo--
+		}
+	}
+	return bounds[lo], bounds[hi]
+}
+
+// noneWords and modals make a prohibition with a negative subject: "No
+// portion of the Services may be reproduced", "kan ingen deler … kopieres".
+var (
+	noneWords  = map[string]bool{"no": true, "ingen": true, "intet": true, "ingenting": true, "inga": true, "inget": true, "none": true, "nothing": true}
+	modalWords = map[string]bool{"may": true, "shall": true, "can": true, "must": true, "will": true, "kan": true, "skal": true, "må": true, "får": true, "should": true}
+)
+
+func noneMay(ws words) (string, bool) {
+	for i, w := range ws.w {
+		if !noneWords[w] {
+			continue
+		}
+		if i > 0 && modalWords[ws.w[i-1]] && !clauseStart(ws, i-1) {
+			return ws.span(i-1, i), true
+		}
+		if i > 0 && (ws.w[i-1] == "if" || ws.w[i-1] == "hvis") {
+			continue
+		}
+		for j := i + 1; j < len(ws.w) && j <= i+9; j++ {
+			if clauseStart(ws, j-1) {
+				break
+			}
+			if modalWords[ws.w[j]] {
+				return ws.span(i, j), true
+			}
+		}
+	}
+	return "", false
+}

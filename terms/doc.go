@@ -1,0 +1,14 @@
+// Package terms reads a document's text as a careful reader reads its
+// terms (design §2.5.1): it cuts the text into sentences that never cross
+// a block, keeps each list item with its lead-in, and gives every sentence
+// about scraping, AI training and text and data mining, licences and reuse,
+// or APIs and feeds a topic, a stance (prohibits, permits, describes) and a
+// subject (the site's content, the user's content, the service's own AI),
+// with the words that decided each. It ranks them, strongest first.
+//
+// It knows nothing of sites, batches or evidence: blocks of text in,
+// classified sentences out. The rules are built from how legal text is
+// written (prohibition constructions, lead-ins, exceptions, who acts on
+// what), in English and Norwegian (Bokmål and Nynorsk), with Danish and
+// Swedish where the same constructions carry.
+package terms

@@ -1,0 +1,77 @@
+package terms
+
+import "strings"
+
+// Languages whose terms we read for meaning (design §2.5.1).
+var readLanguages = map[string]string{
+	"en": "English", "nb": "Norwegian Bokmål", "nn": "Norwegian Nynorsk", "da": "Danish", "sv": "Swedish",
+}
+
+// LanguageName is the reader's name for a language code we read, or "".
+func LanguageName(code string) string { return readLanguages[code] }
+
+// markers are short, frequent words that tell languages apart. Words two
+// languages share ("og" in Norwegian and Danish) are listed for both.
+var markers = map[string][]string{
+	"en": {"the", "and", "of", "to", "you", "your", "is", "are", "that", "we", "our", "with", "not", "or", "any", "for", "this", "be", "by", "may"},
+	"nb": {"og", "ikke", "av", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "deg", "din", "dine", "vår", "våre", "hvis", "kan", "skal", "ved", "fra", "om", "også", "etter"},
+	"nn": {"og", "ikkje", "av", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "deg", "din", "dine", "vår", "våre", "dersom", "kan", "skal", "ved", "frå", "om", "òg", "eit", "ein", "korleis", "kva"},
+	"da": {"og", "ikke", "af", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "dig", "din", "dine", "vores", "hvis", "kan", "skal", "ved", "fra", "om", "også", "efter", "jeg"},
+	"sv": {"och", "inte", "av", "till", "det", "som", "på", "med", "är", "du", "vi", "har", "eller", "dig", "din", "dina", "vår", "våra", "om", "kan", "ska", "vid", "från", "också", "efter", "för"},
+	"de": {"und", "der", "die", "das", "nicht", "sie", "wir", "ist", "mit", "von", "zu", "den", "für", "auf", "oder", "ihre", "uns"},
+	"fr": {"et", "le", "la", "les", "des", "de", "vous", "nous", "est", "pas", "pour", "sur", "ou", "une", "un", "votre", "vos", "dans"},
+	"fi": {"ja", "on", "tai", "ei", "että", "se", "tämä", "ovat", "kanssa", "mukaan", "tietoja", "käyttö", "palvelun", "voi"},
+	"es": {"el", "los", "las", "del", "que", "usted", "para", "por", "con", "una", "sus", "está"},
+	"nl": {"het", "een", "van", "niet", "wij", "zijn", "voor", "met", "uw", "deze", "worden"},
+}
+
+// DetectLanguage says which language a text is written in, from how often
+// the marker words of each language occur in its first few thousand words;
+// hint (a page's lang attribute) decides between languages the words
+// cannot tell apart. It returns "" for a text with too few words to tell.
+func DetectLanguage(text, hint string) string {
+	ws := splitWords(text).w
+	if len(ws) > 5000 {
+		ws = ws[:5000]
+	}
+	if len(ws) < 8 {
+		return strings.ToLower(primary(hint))
+	}
+	score := map[string]int{}
+	for _, w := range ws {
+		for lang, list := range markers {
+			for _, m := range list {
+				if w == m {
+					score[lang]++
+					break
+				}
+			}
+		}
+	}
+	best, bestN := "", 0
+	for _, lang := range []string{"en", "nb", "nn", "da", "sv", "de", "fr", "fi", "es", "nl"} {
+		n := score[lang]
+		if h := primary(hint); h == lang || (h == "no" && lang == "nb") {
+			n += n / 20 // a small push: the words decide when they can
+		}
+		if n > bestN {
+			best, bestN = lang, n
+		}
+	}
+	if bestN*20 < len(ws) {
+		return strings.ToLower(primary(hint))
+	}
+	return best
+}
+
+// primary is the language of a BCP 47 tag ("nb-NO" → "nb").
+func primary(tag string) string {
+	tag = strings.ToLower(strings.TrimSpace(tag))
+	if i := strings.IndexAny(tag, "-_"); i >= 0 {
+		tag = tag[:i]
+	}
+	if tag == "no" {
+		return "nb"
+	}
+	return tag
+}

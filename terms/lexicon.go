@@ -1,0 +1,199 @@
+package terms
+
+// The cues below are the words legal text uses for each topic, stance and
+// subject, in English and in the Scandinavian languages (Norwegian Bokmål
+// and Nynorsk, Danish and Swedish share most constructions). They are
+// general vocabulary of terms of service and licences, not sentences of
+// any one document: a cue names a concept ("automated means", "train a
+// model", "without consent"), and the classifier combines them.
+
+// Topics.
+const (
+	TopicScraping = "scraping" // robots, crawlers, scrapers, automated access or collection
+	TopicAI       = "ai"       // AI training, text and data mining, building models from the content
+	TopicLicence  = "licence"  // licences, reuse grants, copyright and copying rules
+	TopicAPI      = "api"      // official APIs, feeds, exports, data dumps
+)
+
+// Stances.
+const (
+	Prohibits = "prohibits" // prohibits or reserves
+	Permits   = "permits"   // permits or grants
+	Describes = "describes" // only describes
+)
+
+// Subjects.
+const (
+	SubjectSite    = "site"    // the site's own content or service, as a reader would reuse it
+	SubjectUser    = "user"    // the user's content, licensed to the service
+	SubjectService = "service" // what the service itself does: its own AI, renewals, moderation
+)
+
+// scrapingCues name automated access and collection by themselves.
+var scrapingCues = compile(
+	"spider*", "crawler*", "crawling", "crawl", "crawled", "scrap*", "scrapp*", "data mine", "data mining", "data miner*", "datamin*",
+	"harvest*", "offline reader*", "offline browser*", "trawl",
+	"automated|automatic|automatically ~ access*|collect*|extract*|retriev*|download*|copy*|quer*|request*|use|usage|harvest*|gathering|reading",
+	"non human", "nonhuman", "systematic|systematically ~ retriev*|collect*|extract*|download*|copy*|access*|gather*",
+	"data gathering", "data extraction", "screen scrap*", "bulk download*", "mass download*",
+	// Scandinavian
+	"edderkopp*", "skrap*", "skrab*", "skrapa*", "datautvinning*", "datainnsamling*", "dataindsamling*", "datahøsting*", "innhøsting*", "høsting",
+	"automati* ~ tilgang*|innsamling*|innhenting*|bruk|bruken|nedlast*|henting|spørring*|forespørsl*|åtkomst|insamling*|hämtning|indsamling",
+	"systematisk* ~ hent*|innhent*|samle*|kopier*|last*|indsaml*|hämta*",
+	"hent*|innhent*|samle* ~ systematisk*", "ikke menneskelig*", "ikkje menneskeleg*",
+	"utvinningsverktøy*", "datainnsamlingsverktøy*",
+)
+
+// robotCues name automated means that count only when the sentence also
+// speaks of taking content ("use robots to access the site"), not of
+// something else done automatically ("robots to contact members").
+var robotCues = compile(
+	"robot*", "bot", "bots", "botnet*", "web robot*",
+	"automated|automatic|automation ~ means|device*|system*|process*|tool*|software|script*|technolog*|method*|program*|agent*|manner",
+	"computer program*", "retriev*|collect*|extract*|gather*|download* ~ data|content|information|material*",
+	"automati* ~ system*|verktøy*|midler|måte|måter|program*", "datainnsamlings",
+)
+
+// aiActionCues are the uses of content for AI that an objection is about:
+// training, building models, mining. A sentence that only mentions AI
+// ("our machine learning models") objects to nothing.
+var aiActionCues = compile(
+	"train|trains|training|trained ~ model*|ai|algorithm*|system*|llm*|network*|dataset*|machine*|artificial",
+	"model|models ~ training", "develop*|build*|creat*|improv* ~ model*|ai|llm*|artificial|machine|algorithm*", "text and data mining", "text ~ data mining", "tdm", "text mining",
+	"machine learning ~ purpose*|system*|application*", "input* ~ into|to ~ ai|model*|artificial|machine", "for ~ ai|artificial|machine",
+	"tren* ~ modell*|ki|ai|algoritm*|språkmodell*|system*", "træn* ~ modell*|ki|ai", "träna* ~ modell*|ai", "utvikl* ~ modell*|ki|ai",
+	"tekst og datautvinning", "tekst og datautvinning*", "text och datautvinning", "maskinlæring",
+)
+
+// aiCues name AI training and text and data mining.
+var aiCues = compile(
+	"artificial intelligence", "machine learning", "deep learning", "ai", "a i", "genai", "llm", "llms", "ml",
+	"train|trains|training|trained ~ model*|ai|algorithm*|system*|llm*|network*|dataset*|data|machine*",
+	"model|models ~ training", "develop|build|create|improve ~ model*|ai|llm*", "language model*", "neural network*", "foundation model*",
+	"generative", "text and data mining", "text ~ data mining", "tdm", "text mining",
+	// Scandinavian
+	"kunstig intelligens", "ki", "maskinlæring", "maskinlæring*", "maskininlärning*", "artificiell intelligens", "dyp læring",
+	"tren* ~ modell*|ki|ai|algoritm*|språkmodell*|system*", "træn* ~ modell*|ki|ai", "träna* ~ modell*|ai",
+	"språkmodell*", "sprogmodel*", "generativ*", "tekst og datautvinning", "tekst og datautvinning*", "tekst og datamining", "text och datautvinning",
+)
+
+// licenceCues name licences, copyright and reuse of content; strong cues
+// put a sentence under the topic by themselves, weak ones (copying verbs)
+// only with a stance about the site's content.
+var licenceStrong = compile(
+	"licence", "licences", "license", "licenses", "licensed", "licensing", "licenced", "licencing", "creative commons", "cc by", "cc0", "cc by sa", "cc by nc", "nlod", "odbl", "public domain", "copyright*", "copyrighted",
+	"intellectual property", "rights reserved", "reserves all rights", "reserve all rights", "reuse*", "re use*", "reusing",
+	"lisens", "lisensen", "lisenser", "lisensiert", "lisensiere*", "lisensvilkår*", "opphavsrett*", "opphavsrätt*", "upphovsrätt*", "ophavsret*", "åndsverk*", "immaterielle rettigheter", "immaterielle rettar",
+	"rettigheter forbeholdt", "rettigheder forbeholdes", "gjenbruk*", "viderebruk*", "videreformidl*", "licens", "licensen", "licensierad*", "återanvänd*", "genbrug*",
+)
+
+var licenceWeak = compile(
+	"copy", "copies", "copying", "copied", "reproduc*", "republish*", "redistribut*", "distribut*", "derivative work*", "mirror", "mirroring",
+	"frame", "framing", "publish", "resell", "sell", "sublicens*", "modify", "translate",
+	"kopier*", "gjengi*", "gjengiv*", "reprodus*", "distribu*", "publiser*", "videreselg*", "selge", "selges", "kopiera*", "mångfaldig*",
+)
+
+// apiCues name official APIs, feeds, exports and data downloads.
+var apiCues = compile(
+	"api", "apis", "application programming interface*", "feed", "feeds", "rss", "oai pmh", "data dump*", "bulk data", "export*",
+	"dataset*", "open data", "endpoint*", "sdk", "sdks", "webhook*", "api key*", "machine readable", "csv", "json",
+	"apiet", "apien", "grensesnitt*", "datasett*", "åpne data", "eksport*", "endepunkt*", "maskinlesbar*", "maskinläsbar*", "öppna data",
+)
+
+// prohibitCues are the constructions that forbid something, or reserve a
+// right against it.
+var prohibitCues = compile(
+	"may not", "must not", "shall not", "will not", "cannot", "can not", "should not", "do not", "don't", "won't", "shan't", "mustn't",
+	"may in no ~ event|case|way", "not permitted", "not allowed", "not authori*", "not be permitted", "prohibit*", "forbid*", "forbidden",
+	"unauthori*", "without ~ consent|permission|authori*|approval|licen*|agreement", "agree not", "agree ~ not to", "not to", "never", "refrain from", "no one may", "nobody may",
+	"is not to be", "are not to be", "reserv* ~ right* ~ mining|tdm|training|train", "opt* out ~ mining|tdm|training",
+	"except as ~ permitted|authori*|provided", "other than as ~ permitted|authori*|provided", "all rights reserved",
+	// Scandinavian
+	"å ikke", "å ikkje", "at ikke", "att inte", "nor may", "nor shall",
+	"ikke tillatt*", "ikkje tillate*", "ikke lov", "ikkje lov", "forbudt", "forbode", "forbud*", "kan ikke", "kan ikkje", "må ikke", "må ikkje",
+	"skal ikke", "skal ikkje", "har ikke lov", "ikke å", "ikkje å", "ikke bruke", "ulovlig*", "uautoriser*",
+	"uten ~ samtykke|tillatelse|godkjenning|løyve|avtale", "utan ~ samtykke|løyve|medgivande|tillstånd|samtycke", "uden ~ samtykke|tilladelse",
+	"ikke tilladt", "ikke tilladt*", "får inte", "får ej", "inte tillåt*", "förbjud*", "forbeholder*", "förbehåll*",
+	"ikke ~ hent*|kopier*|bruk*|samle*|gjengi*|skrap*|distribu*", "ikke misbruk*",
+)
+
+// permitCues are the constructions that grant or permit.
+var permitCues = compile(
+	"licensed under", "licenced under", "available under", "available with", "released under", "published under", "made available under", "distributed under",
+	"you may ~ use|copy|reuse|share|download|redistribute|reproduce|access|adapt|republish",
+	"you can ~ use|copy|reuse|share|download|redistribute|reproduce", "you are ~ free to", "free to", "freely", "is permitted", "are permitted",
+	"permission to ~ use|copy|reuse|reproduce", "grant* you", "granted to you", "licen* ~ to you", "may be ~ used|reused|copied|reproduced|shared|redistributed|republished",
+	"open licen*", "waiver", "dedicat* ~ public domain", "free of charge", "at no cost", "openly available", "publicly available",
+	"lisensiert under", "lisensieres under", "tilgjengelig under", "tilgjengeleg under", "kan fritt", "fritt", "fri bruk", "fri til",
+	"kan ~ brukes|gjenbrukes|kopieres|lastes|deles|viderebrukes", "du kan ~ bruke|gjenbruke|kopiere|laste|dele", "har lov til", "er tillatt*",
+	"gir deg", "gis du", "frit", "licensierad* under", "får ~ använda|kopiera|återanvända", "gratis",
+)
+
+// userCues mark the user's content licensed to the service, or the
+// user's own rights in it.
+var userCues = compile(
+	"you grant", "you hereby grant", "you give us", "you give", "grant* ~ us", "grant* ~ to us", "grant* ~ company|the company", "licen* ~ to us",
+	"your content", "your user content", "user content", "content you ~ submit*|post*|upload*|provide*|share*|create*|make",
+	"your data", "your input*", "your prompt*", "your feedback", "feedback", "submissions", "customer content", "customer data", "customer property",
+	"your materials", "you own", "you retain", "your own", "your conversations", "your information",
+	"du gir oss", "du gir", "gir oss", "ditt innhold", "dine data", "ditt bidrag", "dine bidrag", "bidragslisens", "innhold ~ du ~ laster|legger|sender|deler",
+	"du er skaperen", "du eier", "ditt eget",
+)
+
+// serviceCues mark what the service itself does: its own AI, its
+// renewals and billing, its own automated decisions and moderation.
+var serviceCues = compile(
+	"we use|uses|may use|utilize|utilizes|employ|employs ~ ai|artificial|machine|automated|automatic|models|algorithms",
+	"our ai", "our models", "our own models", "ai features", "ai feature", "ai technology", "ai powered", "powered by ai", "ai companion", "ai assistant",
+	"we ~ train*", "to train our", "train* ~ our ~ model*", "automatically renew*", "auto renew*", "automatic renewal*", "recurring payment*", "renew automatically",
+	"automatically ~ charged|billed|renew*|create*|deducted|debited", "automated decision*", "automated processing", "automated individual", "profiling",
+	"automatically generated", "generated automatically", "automated tools", "automated systems to", "automated moderation", "our automated",
+	"vi bruker ~ ki|kunstig|maskinlæring|automati*", "fornyes automatisk", "automatisk fornye*", "automatisk ~ fornyet|trekk*|belast*", "automatiserte avgjørelser", "automatiserte beslutninger",
+)
+
+// accountCues name account creation: bots that register accounts are a
+// rule about accounts, not about collecting content.
+var accountCues = compile("create* ~ account*|profile*", "register* ~ account*|profile*", "account* ~ created|registered", "opprett* ~ konto*|brukerkonto*|profil*", "brukerkonto*")
+
+// collectingCues show that a sentence about bots is about taking content.
+var collectingCues = compile("access*", "collect*", "extract*", "retriev*", "download*", "copy*", "scrap*", "harvest*", "index*", "mine", "mining",
+	"tilgang*", "hent*", "innhent*", "samle*", "kopier*", "laste*", "utvin*", "skrap*", "åtkomst")
+
+// youCues are the subjects of a prohibition that binds the reader.
+var youWords = map[string]bool{
+	"you": true, "user": true, "users": true, "licensee": true, "licensees": true, "member": true, "members": true, "customer": true,
+	"customers": true, "anyone": true, "nobody": true, "party": true, "parties": true, "visitors": true, "visitor": true, "one": true, "person": true,
+	"du": true, "brukeren": true, "brukere": true, "brukerne": true, "ingen": true, "man": true, "kunden": true, "brugeren": true, "användaren": true,
+	"agree": true, "and": true, "or": true, "og": true, "eller": true, "to": true, "not": true, "you'll": true, "you're": true,
+}
+
+// weWords are subjects that make a negation the service's own promise.
+var weWords = map[string]bool{"we": true, "us": true, "vi": true, "oss": true, "it": true, "we'll": true}
+
+// licenceOffTopic marks licence words used about something other than
+// reuse of the site's content: infringement notices, software and app
+// licences, licences bought for features, trade marks, arbitrators.
+var licenceOffTopic = compile(
+	"infring*", "dmca", "copyright agent", "millennium copyright", "mobile software", "the software", "software licen*", "this software", "open source",
+	"compiled code", "app store", "eula", "end user licen*",
+	"virtual", "features", "feature", "purchase", "arbitrat*", "attorney", "export control*", "export law*",
+	"export*|import* ~ regulation*|laws|sanction*", "programvaren", "licensed application", "third party licen*",
+)
+
+// siteObjects name the site's content or service as what a rule is about.
+var siteObjects = compile(
+	"our|the ~ content|contents|data|materials|material|services|service|site|website|databases|database|platform|app|application|metadata|information|works",
+	"content|material*|data|information ~ from|on|of|available", "any ~ portion*|part*|content", "portion* of", "part of", "member content", "proprietary materials",
+	"services", "service", "site", "website", "materials", "metadata", "database", "databases",
+	"nettstedet", "nettsiden*", "tjenesten*", "innholdet", "innhold", "deler av", "materialet", "databasen", "appen", "dataene", "data",
+)
+
+// apiOffered mark an API, feed or export the site offers ("available via
+// our API"), not one it merely uses or names.
+var apiOffered = compile(
+	"available", "provide*", "offer*", "make*", "made", "via", "through", "access*", "use", "using", "our api*", "the api*", "documentation",
+	"tilbyr", "tilgjengelig*", "tilbys", "gjennom", "ment for", "bruk av api*", "api en", "api et", "apiet", "apien",
+)
+
+// thirdParty marks an API or licence of someone else.
+var thirdParty = compile("google", "apple", "third party", "third parties", "tredjepart*", "tredjeparts*")

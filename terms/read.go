@@ -1,0 +1,102 @@
+package terms
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+// Reading is what a document says, as this package reads it.
+type Reading struct {
+	// Language is the language the text is written in ("" when too short
+	// to tell); Read is false when it is not a language we read for
+	// meaning, and then Found is empty.
+	Language string
+	Read     bool
+	// Found are the sentences on our topics about the site's content,
+	// strongest first, each at most once.
+	Found []Sentence
+	// Others are the on-topic sentences about something else (the user's
+	// content, the service's own AI): kept so a curator can see why they
+	// were not shown.
+	Others []Sentence
+}
+
+// Read classifies the sentences of a document given as blocks. hint is
+// the document's declared language (an HTML lang attribute), or "".
+func Read(blocks []extract.Block, hint string) Reading {
+	r := Reading{Language: DetectLanguage(joinText(blocks), hint)}
+	_, r.Read = readLanguages[r.Language]
+	if !r.Read {
+		return r
+	}
+	seen := map[string]bool{}
+	for i, p := range pieces(blocks) {
+		if !p.quotable {
+			continue
+		}
+		s, ok := classify(p)
+		if !ok {
+			continue
+		}
+		key := s.LeadIn + "\x00" + s.Text
+		if seen[key] {
+			continue // a menu or a notice repeated on the page
+		}
+		seen[key] = true
+		s.Order = i
+		if s.Subject != SubjectSite || !shown(s) {
+			r.Others = append(r.Others, s)
+			continue
+		}
+		r.Found = append(r.Found, s)
+	}
+	slices.SortStableFunc(r.Found, func(a, b Sentence) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Order, b.Order))
+	})
+	return r
+}
+
+// shown says whether a sentence about the site's content is one a reader
+// needs: any prohibition or grant, and descriptions of a licence or an API;
+// a description of AI or automation decides nothing and is left out.
+func shown(s Sentence) bool {
+	if s.Stance != Describes {
+		return true
+	}
+	return s.Topic == TopicLicence || s.Topic == TopicAPI
+}
+
+// Sentences cuts a document's blocks into its sentences, in order, as
+// diffs between batches compare them: the same cut Read uses, headings and
+// list lead-ins included as sentences of their own.
+func Sentences(blocks []extract.Block) []string {
+	ps := pieces(blocks)
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, p.text)
+	}
+	return out
+}
+
+func joinText(blocks []extract.Block) string {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text) + 1
+	}
+	buf := make([]byte, 0, n)
+	for _, b := range blocks {
+		buf = append(buf, b.Text...)
+		buf = append(buf, ' ')
+	}
+	return string(buf)
+}
+
+// Classify reads one sentence on its own, as a curator wrote it down: its
+// topic, stance and subject, and whether it objects. ok is false when it
+// is on none of the topics.
+func Classify(sentence string) Sentence {
+	s, _ := classify(piece{text: sentence, quotable: true})
+	return s
+}

@@ -1,0 +1,347 @@
+package terms
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+// A piece is one sentence of a document as blocks give it: never across
+// a block, with the lead-in that introduces it when it is a list item.
+type piece struct {
+	text   string
+	block  int
+	leadIn string // the sentence that introduces the list the piece is an item of
+	// parent is the lead-in's own lead-in (a list inside a list item),
+	// read for stance only.
+	parent string
+	// quotable is false for a heading, a label, a menu entry, a link list
+	// or a fragment too short to be a sentence.
+	quotable bool
+}
+
+// pieces cuts blocks into sentences. A heading, a label, a navigation
+// block or a block that is mostly link text gives pieces that are never
+// quoted (they still count as sentences of the document, for diffs). A
+// heading element that holds paragraphs of prose (some sites put a whole
+// section in an <h2>) is read as prose.
+func pieces(blocks []extract.Block) []piece {
+	var out []piece
+	// last sentence of each block, to find lead-ins
+	lastOf := make([]string, len(blocks))
+	leadOf := make([]string, len(blocks))
+	for bi, b := range blocks {
+		ss := splitSentences(b.Text)
+		heading := (b.Box == extract.BoxHeading || b.Box == extract.BoxLabel) && len(ss) <= 1 && utf8.RuneCountInString(b.Text) <= 200
+		menu := b.Nav || (b.Letters > 0 && b.Linked*2 > b.Letters) || isMenuLine(b.Text)
+		lead, parent := "", ""
+		if b.Box == extract.BoxItem || b.Depth > 0 || bulleted(b.Text) {
+			lead, parent = findLeadIn(blocks, lastOf, leadOf, bi)
+		}
+		leadOf[bi] = lead
+		// A colon followed by a capital inside a block is a flattened
+		// list: what stands before it introduces every sentence after it.
+		inBlock := ""
+		for _, s := range ss {
+			p := piece{text: s, block: bi, leadIn: lead, parent: parent}
+			if inBlock != "" {
+				p.leadIn, p.parent = inBlock, lead
+			}
+			if li, rest, ok := cutLeadIn(s); ok && !heading && !menu {
+				out = append(out, piece{text: li, block: bi, leadIn: p.leadIn, parent: p.parent, quotable: false})
+				inBlock = li
+				p.text, p.leadIn, p.parent = rest, li, lead
+			}
+			// "you may not (i) …; (ii) …": an enumeration inside one
+			// sentence is a list, its head the lead-in of every item
+			if head, items := enumeration(p.text); len(items) > 0 && !heading && !menu {
+				if head != "" {
+					out = append(out, piece{text: head, block: bi, leadIn: p.leadIn, parent: p.parent})
+					p.parent, p.leadIn = p.leadIn, head
+				}
+				for _, it := range items {
+					q := p
+					q.text = it
+					q.quotable = len(strings.Fields(it)) >= 2
+					out = append(out, q)
+				}
+				continue
+			}
+			p.quotable = !heading && !menu && !strings.HasSuffix(p.text, ":") &&
+				(sentenceLike(p.text) || p.leadIn != "" && len(strings.Fields(p.text)) >= 2)
+			out = append(out, p)
+		}
+		if len(ss) > 0 {
+			lastOf[bi] = ss[len(ss)-1]
+		}
+	}
+	return out
+}
+
+// findLeadIn returns the lead-in of the item in block bi: the last sentence
+// of the nearest block before it that is less deep in lists, or, for a
+// bulleted line, the line before its run of bullets. A heading is never a
+// lead-in, and the search stops there.
+func findLeadIn(blocks []extract.Block, lastOf, leadOf []string, bi int) (lead, parent string) {
+	d := blocks[bi].Depth
+	for j := bi - 1; j >= 0 && j >= bi-200; j-- {
+		b := blocks[j]
+		if b.Box == extract.BoxHeading && utf8.RuneCountInString(b.Text) <= 200 {
+			return "", ""
+		}
+		if b.Depth < d || (b.Depth == d && !bulleted(b.Text) && b.Box != extract.BoxItem) {
+			if s := lastOf[j]; introduces(s) {
+				return s, leadOf[j]
+			}
+			return "", ""
+		}
+	}
+	return "", ""
+}
+
+// introduces reports whether a sentence can introduce a list: it ends in
+// a colon or a dash, or breaks off without a full stop ("You agree that
+// you will not").
+func introduces(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	r, _ := utf8.DecodeLastRuneInString(s)
+	switch r {
+	case ':', '-', '–', '—', '…':
+		return true
+	case '.', '!', '?', ';', ')', ']', '"', '”', '»':
+		return false
+	}
+	return utf8.RuneCountInString(s) <= 300
+}
+
+// cutLeadIn splits "As a user you agree not to: Retrieve data …" into its
+// lead-in ("… not to:") and the first item, when the part before the colon
+// is short enough to be a lead-in and a capital starts what follows.
+func cutLeadIn(s string) (lead, rest string, ok bool) {
+	i := strings.Index(s, ": ")
+	if i <= 0 || i > 240 {
+		return "", "", false
+	}
+	after := s[i+2:]
+	r, _ := utf8.DecodeRuneInString(after)
+	if !(unicode.IsUpper(r) || r == '(' || r == '•') || utf8.RuneCountInString(after) < 20 {
+		return "", "", false
+	}
+	lead = s[:i+1]
+	if len(strings.Fields(lead)) < 3 {
+		return "", "", false // "Note: …", "Example: …" introduce nothing
+	}
+	return lead, after, true
+}
+
+// bulleted reports whether a line starts with a list mark: "•", "-", "–",
+// "*", "(a)", "a)", "1.", "i)".
+func bulleted(s string) bool {
+	if s == "" {
+		return false
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	switch r {
+	case '•', '·', '◦', '▪', '‣', '-', '–', '*', '○', '■':
+		return n < len(s) && s[n] == ' '
+	case '(':
+		j := strings.IndexByte(s, ')')
+		return j > 1 && j <= 5
+	}
+	j := strings.IndexAny(s, ".)")
+	if j <= 0 || j > 4 || j+1 >= len(s) || s[j+1] != ' ' {
+		return false
+	}
+	for _, c := range s[:j] {
+		if !unicode.IsLetter(c) && !unicode.IsDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// isMenuLine reports whether a block is a line of navigation: short
+// entries separated by "|", "·" or "•" ("API · Personvern · Billetter").
+func isMenuLine(s string) bool {
+	for _, sep := range []string{" | ", " · ", " • ", " / "} {
+		if parts := strings.Split(s, sep); len(parts) >= 2 {
+			short := true
+			for _, p := range parts {
+				short = short && len(strings.Fields(p)) <= 4
+			}
+			if short {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sentenceLike reports whether a piece reads as a sentence rather than a
+// title or a menu entry: at least five words, or three ending in a full
+// stop; and not a run of capitalised words without a verb's small words
+// ("End User License Agreement", "6.2 License Restrictions.").
+func sentenceLike(s string) bool {
+	f := strings.Fields(s)
+	end, _ := utf8.DecodeLastRuneInString(s)
+	terminal := end == '.' || end == ';' || end == '!' || end == '?' || end == ':'
+	if len(f) < 3 || (len(f) < 5 && !terminal) {
+		return false
+	}
+	if len(f) <= 10 {
+		caps := 0
+		for _, w := range f {
+			r, _ := utf8.DecodeRuneInString(w)
+			if unicode.IsUpper(r) || unicode.IsDigit(r) {
+				caps++
+			}
+		}
+		if caps*10 >= len(f)*7 && !(terminal && end != '.') && !hasLowerWord(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasLowerWord reports whether a title-looking line holds a lower-case
+// word of four letters or more: titles keep only short words small ("of",
+// "and"), sentences do not.
+func hasLowerWord(f []string) bool {
+	for _, w := range f {
+		r, _ := utf8.DecodeRuneInString(w)
+		if unicode.IsLower(r) && utf8.RuneCountInString(w) >= 4 {
+			return true
+		}
+	}
+	return false
+}
+
+// splitSentences cuts one block's text at sentence ends: ".", "!" or "?"
+// (with any closing quote or bracket) followed by a space and a capital,
+// a digit or an opening quote, unless the word before is an abbreviation.
+func splitSentences(text string) []string {
+	var out []string
+	rs := []rune(text)
+	start := 0
+	for i := 0; i < len(rs); i++ {
+		if rs[i] != '.' && rs[i] != '!' && rs[i] != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && strings.ContainsRune(`"'”’»)]`, rs[j]) {
+			j++
+		}
+		if j+1 >= len(rs) || rs[j] != ' ' {
+			continue
+		}
+		next := rs[j+1]
+		if !(unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"“«(`, next)) {
+			continue
+		}
+		if rs[i] == '.' && abbreviation(rs[start:i+1]) {
+			continue
+		}
+		out = appendTrimmed(out, string(rs[start:j]))
+		start = j + 1
+	}
+	return appendTrimmed(out, string(rs[start:]))
+}
+
+func appendTrimmed(out []string, s string) []string {
+	if s = strings.TrimSpace(s); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+// abbreviations end in a full stop without ending a sentence.
+var abbreviations = []string{
+	"e.g.", "i.e.", "etc.", "inc.", "ltd.", "co.", "corp.", "no.", "nr.", "art.", "sec.", "para.", "cf.", "vs.", "mr.", "ms.", "dr.", "u.s.",
+	"f.eks.", "bl.a.", "mv.", "osv.", "jf.", "ca.", "kap.", "pkt.", "evt.", "ev.", "dvs.", "m.m.", "t.d.", "o.l.", "iht.",
+}
+
+// abbreviation reports whether a sentence candidate ends in a common
+// abbreviation, a single capital ("J. Smith") or a section number ("§ 3.").
+func abbreviation(rs []rune) bool {
+	s := strings.ToLower(string(rs))
+	for _, a := range abbreviations {
+		if strings.HasSuffix(s, " "+a) || s == a || strings.HasSuffix(s, "("+a) {
+			return true
+		}
+	}
+	n := len(rs)
+	if n >= 2 && unicode.IsUpper(rs[n-2]) && (n == 2 || rs[n-3] == ' ') {
+		return true
+	}
+	return false
+}
+
+// enumeration finds the items of a list written inside one sentence, each
+// opened by "(i)", "(a)" or "(1)" after the start, a colon, a semicolon or
+// a comma: the text before the first is the head. It returns the items
+// without their marks and closing "; or"; none when there are fewer than two.
+func enumeration(s string) (head string, items []string) {
+	var at []int // where each mark starts
+	var after []int
+	for i := 0; i < len(s); i++ {
+		if s[i] != '(' || (i > 0 && !strings.ContainsRune(":;, ", rune(s[i-1]))) {
+			continue
+		}
+		j := strings.IndexByte(s[i:], ')')
+		if j < 2 || j > 5 || i+j+2 > len(s) || s[i+j+1] != ' ' {
+			continue
+		}
+		mark := s[i+1 : i+j]
+		if !enumMark(mark) {
+			continue
+		}
+		if i > 0 {
+			k := strings.TrimRight(s[:i], " ")
+			if k != "" && !strings.ContainsRune(":;,", rune(k[len(k)-1])) && !strings.HasSuffix(k, " or") && !strings.HasSuffix(k, " and") && !strings.HasSuffix(k, " to") && !strings.HasSuffix(k, " not") {
+				continue
+			}
+		}
+		at = append(at, i)
+		after = append(after, i+j+2)
+	}
+	if len(at) < 2 || at[0] > 400 {
+		return "", nil
+	}
+	head = strings.TrimSpace(s[:at[0]])
+	for n := range at {
+		end := len(s)
+		if n+1 < len(at) {
+			end = at[n+1]
+		}
+		it := strings.TrimSpace(s[after[n]:end])
+		for _, tail := range []string{"; and", "; or", ", and", ", or", ";", ",", " and", " or"} {
+			it = strings.TrimSpace(strings.TrimSuffix(it, tail))
+		}
+		if it != "" {
+			items = append(items, it)
+		}
+	}
+	if len(strings.Fields(head)) < 2 {
+		head = ""
+	}
+	return head, items
+}
+
+// enumMark reports whether a mark reads as a list counter: a roman number,
+// one letter, or a number.
+func enumMark(m string) bool {
+	if len(m) == 1 && unicode.IsLetter(rune(m[0])) {
+		return true
+	}
+	roman, digits := true, true
+	for _, c := range m {
+		roman = roman && strings.ContainsRune("ivxlIVXL", c)
+		digits = digits && unicode.IsDigit(c)
+	}
+	return roman || digits
+}
