@@ -98,34 +98,59 @@ func joinBlocks(blocks []Block) string {
 	return b.String()
 }
 
-// LineBlocks cuts a plain text or a PDF's text into one block per line;
-// Markdown marks (as in a .txt copy of a page's source) give the kind: "#"
-// a heading, "-", "*", "+" or "1." a list item, "|" a table row.
+// LineBlocks cuts a plain text or a PDF's text into blocks as a reader
+// sees them: lines run together into a paragraph until a blank line, and
+// Markdown marks (as in a .txt copy of a page's source) give the kind and
+// start a block of their own: "#" a heading, "-", "*", "+" or "1." a list
+// item, "|" a table row. A hard-wrapped text is read as its paragraphs,
+// not cut at every line end.
 func LineBlocks(text string) []Block {
 	var out []Block
-	for _, line := range strings.Split(text, "\n") {
-		s := Normalize(line)
-		if s == "" {
-			continue
+	var cur []string
+	curBlock := Block{Box: BoxText}
+	flush := func() {
+		if len(cur) == 0 {
+			return
 		}
-		b := Block{Text: s, Box: BoxText}
-		trimmed := strings.TrimLeft(line, " \t")
-		indent := len(line) - len(trimmed)
-		switch {
-		case strings.HasPrefix(trimmed, "#"):
-			b.Box = BoxHeading
-		case markdownItem(trimmed):
-			b.Box, b.Depth = BoxItem, 1+indent/2
-		case strings.HasPrefix(trimmed, "|"):
-			b.Box = BoxCell
-		}
-		for _, r := range s {
+		b := curBlock
+		b.Text = Normalize(strings.Join(cur, " "))
+		for _, r := range b.Text {
 			if unicode.IsLetter(r) || unicode.IsNumber(r) {
 				b.Letters++
 			}
 		}
-		out = append(out, b)
+		if b.Text != "" {
+			out = append(out, b)
+		}
+		cur, curBlock = nil, Block{Box: BoxText}
 	}
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimLeft(line, " \t")
+		if strings.TrimSpace(trimmed) == "" {
+			flush()
+			continue
+		}
+		indent := len(line) - len(trimmed)
+		switch {
+		case strings.HasPrefix(trimmed, "#"):
+			flush()
+			curBlock = Block{Box: BoxHeading}
+			cur = []string{line}
+			flush()
+			continue
+		case markdownItem(trimmed):
+			flush()
+			curBlock = Block{Box: BoxItem, Depth: 1 + indent/2}
+		case strings.HasPrefix(trimmed, "|"):
+			flush()
+			curBlock = Block{Box: BoxCell}
+			cur = []string{line}
+			flush()
+			continue
+		}
+		cur = append(cur, line)
+	}
+	flush()
 	return out
 }
 

@@ -81,15 +81,20 @@ func classify(p piece) (Sentence, bool) {
 		isScrape = false // bots that register accounts: a rule about accounts
 	}
 	aiAct := isAI
-	if isLic || isWeak {
-		if _, _, off := firstHit(ws, licenceOffTopic); off {
-			isLic, isWeak = false, false
+	if isLic || isWeak || isAPI {
+		_, _, off := firstHit(ws, licenceOffTopic)
+		_, _, marks := firstHit(ws, tradeMarks)
+		_, _, content := firstHit(ws, contentWords)
+		if off || marks && !content {
+			isLic, isWeak, isAPI = false, false, false
 		}
 	}
 	_, _, third := firstHit(ws, thirdParty)
 
 	stance, stanceW, actor := stanceOf(ws)
-	if stance == "" {
+	if stance == "" || stance == Permits {
+		// a list's lead-in governs its items: a permission inside an item
+		// is an exception to the rule ("except that search engines may…")
 		for _, ctx := range []string{p.leadIn, p.parent} {
 			if ctx == "" {
 				continue
@@ -104,7 +109,8 @@ func classify(p piece) (Sentence, bool) {
 		stance = Describes
 	}
 	subject, subjectW := SubjectSite, ""
-	if isAI && !(stance == Prohibits && aiAct) {
+	readerBound := stance == Prohibits && (aiAct || isScrape)
+	if isAI && !readerBound {
 		if i := wordIndex(ws, "your"); i >= 0 {
 			actor = SubjectUser // AI and the user's own content: the service's use of it
 			stanceW = ws.span(i, i)
@@ -112,7 +118,7 @@ func classify(p piece) (Sentence, bool) {
 	}
 	if actor == SubjectUser {
 		subject, subjectW = SubjectUser, stanceW
-	} else if _, w, ok := firstHit(ws, serviceCues); ok || actor == SubjectService {
+	} else if _, w, ok := firstHit(ws, serviceCues); !readerBound && (ok || actor == SubjectService) {
 		subject, subjectW = SubjectService, w
 		if !ok {
 			subjectW = stanceW
@@ -210,6 +216,12 @@ func licenceShown(ws words, stance string) bool {
 		_, _, ok := firstHit(ws, reservedCues)
 		return ok
 	}
+	if stance == Permits {
+		// a licence to use the service or the app is not a licence to
+		// reuse its content
+		_, _, content := firstHit(ws, contentWords)
+		return content
+	}
 	return aboutSite(ws)
 }
 
@@ -263,7 +275,7 @@ func stanceOf(ws words) (stance, word, actor string) {
 	if serviceOnly {
 		return "", word, SubjectService
 	}
-	if _, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) {
+	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) {
 		return Permits, w, ""
 	}
 	return "", "", ""
@@ -281,6 +293,14 @@ var modalNegations = map[string]bool{
 // train"), or "" when it is no prohibition at all ("if you do not agree").
 func bindsWhom(ws words, h hit) string {
 	first := ws.w[h.i]
+	if first == "ikke" || first == "ikkje" || first == "inte" || first == "not" {
+		// "Vi inngår ikke …": the negation follows its verb and subject
+		for k := h.i - 1; k >= 0 && k >= h.i-2; k-- {
+			if weWords[ws.w[k]] {
+				return "service"
+			}
+		}
+	}
 	if !modalNegations[first] {
 		return "reader"
 	}
@@ -294,6 +314,10 @@ func bindsWhom(ws words, h hit) string {
 	}
 	if h.j+1 < len(ws.w) && (first == "kan" || first == "må" || first == "skal") && (strings.HasSuffix(ws.w[h.j+1], "es") || strings.HasSuffix(ws.w[h.j+1], "s")) {
 		return "reader"
+	}
+	// "you do not acquire any right": a statement of what one has, not a rule
+	if (first == "do" || first == "don't") && h.j+1 < len(ws.w) && stateVerbs[ws.w[h.j+1]] {
+		return ""
 	}
 	i := h.i - 1
 	for i >= 0 && (adverbs[ws.w[i]] || (first == "never" && modalNegations[ws.w[i]])) {
@@ -315,6 +339,12 @@ func bindsWhom(ws words, h hit) string {
 	// Another noun as subject: a company name ("Acme will not …") binds
 	// the service; a thing ("Content must not …") binds the reader.
 	written := ws.text[ws.start[i]:ws.end[i]]
+	if serviceNouns[prev] {
+		return "service" // "the Company will not use your data …"
+	}
+	if i > 0 && determiners[ws.w[i-1]] {
+		return "reader" // "the Service may not …": a defined term, not a company
+	}
 	if r, _ := utf8.DecodeRuneInString(written); unicode.IsUpper(r) && i > 0 && !clauseStart(ws, i-1) {
 		return "service"
 	}
@@ -323,6 +353,16 @@ func bindsWhom(ws words, h hit) string {
 	}
 	return "reader"
 }
+
+// stateVerbs after "do not" state a fact rather than forbid an act.
+var stateVerbs = map[string]bool{"acquire": true, "have": true, "own": true, "need": true, "require": true, "receive": true, "obtain": true, "get": true, "agree": true, "apply": true, "guarantee": true}
+
+// serviceNouns name the provider in a defined term ("the Company").
+var serviceNouns = map[string]bool{"company": true, "provider": true, "operator": true, "licensor": true, "controller": true, "publisher": true,
+	"organization": true, "organisation": true, "firm": true, "selskapet": true, "leverandøren": true, "virksomheten": true, "tjenesteleverandøren": true}
+
+// determiners before a capitalised noun make it a defined term.
+var determiners = map[string]bool{"the": true, "our": true, "this": true, "these": true, "any": true, "such": true, "of": true, "your": true, "all": true, "each": true}
 
 // adverbs may stand between a subject and its modal.
 var adverbs = map[string]bool{"also": true, "further": true, "hereby": true, "therefore": true, "expressly": true, "otherwise": true, "heller": true, "likewise": true, "still": true, "then": true, "would": true}
@@ -357,6 +397,21 @@ func negated(ws words, span string) bool {
 		switch strings.Trim(f, ",.;:") {
 		case "not", "ikke", "ikkje", "inte", "no", "never", "without":
 			return true
+		}
+	}
+	return false
+}
+
+// negatedBefore reports whether a negation stands just before a grant
+// ("Nothing grants you …", "we are not granting you …").
+func negatedBefore(ws words, h hit) bool {
+	for k := h.i - 1; k >= 0 && k >= h.i-5; k-- {
+		switch ws.w[k] {
+		case "not", "no", "nothing", "never", "ikke", "ikkje", "ingen", "inte", "nor":
+			return true
+		}
+		if clauseStart(ws, k) {
+			return false
 		}
 	}
 	return false
@@ -503,8 +558,8 @@ func noneMay(ws words) (string, bool) {
 		if i > 0 && modalWords[ws.w[i-1]] && !clauseStart(ws, i-1) {
 			return ws.span(i-1, i), true
 		}
-		if i > 0 && (ws.w[i-1] == "if" || ws.w[i-1] == "hvis") {
-			continue
+		if i > 0 && (ws.w[i-1] == "if" || ws.w[i-1] == "hvis" || ws.w[i-1] == "in") {
+			continue // a condition, or "in no event": liability, not a rule
 		}
 		for j := i + 1; j < len(ws.w) && j <= i+9; j++ {
 			if clauseStart(ws, j-1) {

@@ -50,7 +50,7 @@ var scrapingCues = compile(
 var robotCues = compile(
 	"robot*", "bot", "bots", "botnet*", "web robot*",
 	"automated|automatic|automation ~ means|device*|system*|process*|tool*|software|script*|technolog*|method*|program*|agent*|manner",
-	"computer program*", "retriev*|collect*|extract*|gather*|download* ~ data|content|information|material*",
+	"computer program*", "retriev*|collect|collects|collecting|collection|extract*|gather*|download* ~ data|content|information|material*",
 	"automati* ~ system*|verktøy*|midler|måte|måter|program*", "datainnsamlings",
 )
 
@@ -89,15 +89,14 @@ var licenceStrong = compile(
 
 var licenceWeak = compile(
 	"copy", "copies", "copying", "copied", "reproduc*", "republish*", "redistribut*", "distribut*", "derivative work*", "mirror", "mirroring",
-	"frame", "framing", "publish", "resell", "sell", "sublicens*", "modify", "translate",
-	"kopier*", "gjengi*", "gjengiv*", "reprodus*", "distribu*", "publiser*", "videreselg*", "selge", "selges", "kopiera*", "mångfaldig*",
+	"kopier*", "gjengi*", "gjengiv*", "reprodus*", "distribu*", "kopiera*", "mångfaldig*",
 )
 
 // apiCues name official APIs, feeds, exports and data downloads.
 var apiCues = compile(
-	"api", "apis", "application programming interface*", "feed", "feeds", "rss", "oai pmh", "data dump*", "bulk data", "export*",
-	"dataset*", "open data", "endpoint*", "sdk", "sdks", "webhook*", "api key*", "machine readable", "csv", "json",
-	"apiet", "apien", "grensesnitt*", "datasett*", "åpne data", "eksport*", "endepunkt*", "maskinlesbar*", "maskinläsbar*", "öppna data",
+	"api", "apis", "application programming interface*", "feed", "feeds", "rss", "oai pmh", "data dump*", "bulk data", "data export*", "export* ~ data|dataset*|csv|json",
+	"dataset*", "open data", "endpoint*", "sdk", "sdks", "webhook*", "api key*", "csv", "json",
+	"apiet", "apien", "grensesnitt*", "datasett*", "åpne data", "eksport* ~ data|datasett*|csv", "endepunkt*", "maskinlesbar*", "maskinläsbar*", "öppna data",
 )
 
 // prohibitCues are the constructions that forbid something, or reserve a
@@ -114,7 +113,7 @@ var prohibitCues = compile(
 	"skal ikke", "skal ikkje", "har ikke lov", "ikke å", "ikkje å", "ikke bruke", "ulovlig*", "uautoriser*",
 	"uten ~ samtykke|tillatelse|godkjenning|løyve|avtale", "utan ~ samtykke|løyve|medgivande|tillstånd|samtycke", "uden ~ samtykke|tilladelse",
 	"ikke tilladt", "ikke tilladt*", "får inte", "får ej", "inte tillåt*", "förbjud*", "forbeholder*", "förbehåll*",
-	"ikke ~ hent*|kopier*|bruk*|samle*|gjengi*|skrap*|distribu*", "ikke misbruk*",
+	"ikke hent*|kopier*|bruke|samle*|gjengi*|skrap*|distribu*|misbruk*|publiser*|videreformidl*", "ikkje hent*|kopier*|bruke|samle*",
 )
 
 // permitCues are the constructions that grant or permit.
@@ -144,7 +143,7 @@ var userCues = compile(
 // renewals and billing, its own automated decisions and moderation.
 var serviceCues = compile(
 	"we use|uses|may use|utilize|utilizes|employ|employs ~ ai|artificial|machine|automated|automatic|models|algorithms",
-	"our ai", "our models", "our own models", "ai features", "ai feature", "ai technology", "ai powered", "powered by ai", "ai companion", "ai assistant",
+	"our ai", "our models", "our own models", "ai features", "ai feature", "ai powered", "powered by ai", "ai companion", "ai assistant",
 	"we ~ train*", "to train our", "train* ~ our ~ model*", "automatically renew*", "auto renew*", "automatic renewal*", "recurring payment*", "renew automatically",
 	"automatically ~ charged|billed|renew*|create*|deducted|debited", "automated decision*", "automated processing", "automated individual", "profiling",
 	"automatically generated", "generated automatically", "automated tools", "automated systems to", "automated moderation", "our automated",
@@ -178,6 +177,8 @@ var licenceOffTopic = compile(
 	"compiled code", "app store", "eula", "end user licen*",
 	"virtual", "features", "feature", "purchase", "arbitrat*", "attorney", "export control*", "export law*",
 	"export*|import* ~ regulation*|laws|sanction*", "programvaren", "licensed application", "third party licen*",
+	"notice", "notices", "merknad*", "copyright owner*", "good faith", "liability", "liable", "indemnif*", "warrant*", "damages",
+	"virus*", "malware", "malicious", "in no event",
 )
 
 // siteObjects name the site's content or service as what a rule is about.
@@ -191,9 +192,16 @@ var siteObjects = compile(
 // apiOffered mark an API, feed or export the site offers ("available via
 // our API"), not one it merely uses or names.
 var apiOffered = compile(
-	"available", "provide*", "offer*", "make*", "made", "via", "through", "access*", "use", "using", "our api*", "the api*", "documentation",
-	"tilbyr", "tilgjengelig*", "tilbys", "gjennom", "ment for", "bruk av api*", "api en", "api et", "apiet", "apien",
+	"available", "provided to you", "provide you", "offer*|offers ~ api*|feed*|export*", "via our", "through our", "in our", "our api*", "free of charge", "free to use", "open api*",
+	"tilbyr", "tilgjengelig*", "tilbys", "gjennom vårt|vår|våre", "ment for", "gratis", "åpent|åpne api*",
 )
 
 // thirdParty marks an API or licence of someone else.
 var thirdParty = compile("google", "apple", "third party", "third parties", "tredjepart*", "tredjeparts*")
+
+// tradeMarks mark a rule about names and logos; it is about the site's
+// content only when the sentence also speaks of content.
+var tradeMarks = compile("trademark*", "trade mark*", "trade dress", "service mark*", "logo", "logos", "slogan*", "trade name*", "varemerke*", "kjennetegn*",
+	"app", "apps", "decompil*", "reverse engineer*", "disassembl*", "object code", "security technolog*", "technological measure*")
+
+var contentWords = compile("content", "contents", "material", "materials", "data", "innhold*", "innholdet", "metadata", "database*", "information")

@@ -62,7 +62,10 @@ func Read(blocks []extract.Block, hint string) Reading {
 // needs: any prohibition or grant, and descriptions of a licence or an API;
 // a description of AI or automation decides nothing and is left out.
 func shown(s Sentence) bool {
-	if s.Stance != Describes {
+	switch {
+	case s.Topic == TopicAI || s.Topic == TopicScraping:
+		return s.Stance == Prohibits // a grant or a mention of AI decides nothing
+	case s.Stance != Describes:
 		return true
 	}
 	return s.Topic == TopicLicence || s.Topic == TopicAPI

@@ -47,6 +47,8 @@ func splitWords(text string) words {
 			// invisible: neither part of a word nor a break
 		case (r == '\'' || r == '’') && start >= 0 && i+1 < len(rs) && unicode.IsLetter(rs[i+1]):
 			cur.WriteRune('\'')
+		case r == '.' && start >= 0 && i+1 < len(rs) && unicode.IsLetter(rs[i+1]) && unicode.IsLetter(rs[i-1]):
+			cur.WriteRune('.') // a name or an address: "Copy.AI", "example.com"
 		default:
 			flush(off)
 		}
