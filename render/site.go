@@ -6,12 +6,14 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/policy"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
+	"github.com/crawlsignals/crawlsignals/terms"
 )
 
 // siteView is everything a site's page shows. Site is a copy of the findings
@@ -32,6 +34,8 @@ type siteView struct {
 	Robots        robotsView
 	OtherRobots   []robotsView
 	Docs          []docView   // policy documents: searched for quotes
+	NotReadDocs   int         // policy documents whose terms were not read for meaning (their language)
+	MeaningDocs   int         // policy documents read for meaning
 	OtherReads    []docView   // the home page, listings and files for programs
 	OtherQuotes   []quoteView // quotes of pages not among the documents read
 	Unverified    []quoteView // curated quotes no longer found: stated, not quoted
@@ -109,6 +113,59 @@ type quoteView struct {
 	Live   string // the sentence on the live page (a text fragment link)
 	Digest string // SHA-256 of the page as we saved it
 	ReadAt *date
+	ReadAs *readAs // how the terms reader read it, when it says
+}
+
+// readAs is how the terms reader read a quote (design §2.5.1), in words a
+// reader and a curator can check: its stance, topic and subject, the kind
+// of objecting term, and the words that decided.
+type readAs struct {
+	Stance, Topic, Subject, Kind string
+	Words                        []string
+}
+
+// stanceWords and subjectWords name the terms reader's stance and subject.
+var (
+	stanceWords  = map[string]string{"prohibits": "prohibits or reserves", "permits": "permits or grants", "describes": "only describes"}
+	subjectWords = map[string]string{"site": "the site's own content", "user": "the user's own content", "service": "the service's own use"}
+)
+
+func readAsOf(q signals.Quote) *readAs {
+	if q.Stance == "" && len(q.Words) == 0 {
+		return nil
+	}
+	r := &readAs{Stance: firstOf(stanceWords[q.Stance], q.Stance), Subject: firstOf(subjectWords[q.Subject], q.Subject),
+		Kind: q.Kind, Words: q.Words}
+	if q.Topic != "" {
+		r.Topic = lowerFirst(topicWords(q.Topic))
+	}
+	return r
+}
+
+// lowerFirst lower-cases the first letter of a phrase that starts a
+// sentence, but not of an abbreviation ("API, feed or export").
+func lowerFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 1 && unicode.IsUpper(r[0]) && !unicode.IsUpper(r[1]) {
+		r[0] = unicode.ToLower(r[0])
+	}
+	return string(r)
+}
+
+// quoteSays is a quote as an AI source of kind "terms" repeats it (as
+// signals writes it): with its lead-in, and "…" where it was cut.
+func quoteSays(q signals.Quote) string {
+	t := q.Text
+	if q.CutBefore {
+		t = "… " + t
+	}
+	if q.CutAfter {
+		t += " …"
+	}
+	if q.LeadIn != "" {
+		t = q.LeadIn + " … " + t
+	}
+	return t
 }
 
 type docView struct {
@@ -119,6 +176,26 @@ type docView struct {
 	HomeOnly   bool   // the home page: read for its footer links only
 	Kind       string // policy (searched for quotes) | home | file (for programs) | listing (a sitemap)
 	Quotes     []quoteView
+	// LanguageWords names the language its text is in ("German"), when
+	// the terms reader tells it.
+	LanguageWords string
+}
+
+// otherLanguages name the languages the terms reader tells but does not
+// read for meaning; terms.LanguageName names those it reads.
+var otherLanguages = map[string]string{
+	"de": "German", "fr": "French", "fi": "Finnish", "es": "Spanish", "nl": "Dutch", "it": "Italian",
+	"pt": "Portuguese", "pl": "Polish", "et": "Estonian", "is": "Icelandic", "se": "Northern Sami",
+	"ru": "Russian", "uk": "Ukrainian", "zh": "Chinese", "ja": "Japanese", "ar": "Arabic",
+}
+
+// languageWords names a language code for readers: "" for none, the code
+// itself for one we have no name for.
+func languageWords(code string) string {
+	if code == "" {
+		return ""
+	}
+	return firstOf(terms.LanguageName(code), otherLanguages[code], otherLanguages[strings.ToLower(code)], code)
 }
 
 type gapView struct {
@@ -219,7 +296,8 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	digests := map[string]string{}
 	for _, d := range s.Read {
 		dv := docView{Document: d, Title: firstOf(d.Title, d.LinkText, shortURL(d.URL)), Via: viaWords(d.FoundVia, d.LinkText),
-			Source: linkTo(d.URL, ""), ReadAt: newDate(d.ReadAt), HomeOnly: d.Role == signals.RoleHome, Kind: d.Role}
+			Source: linkTo(d.URL, ""), ReadAt: newDate(d.ReadAt), HomeOnly: d.Role == signals.RoleHome, Kind: d.Role,
+			LanguageWords: languageWords(d.Language)}
 		digests[d.URL] = d.SHA256
 		if d.Role != signals.RolePolicy {
 			v.OtherReads = append(v.OtherReads, dv)
@@ -227,6 +305,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		}
 		docs[d.URL] = len(v.Docs)
 		v.Docs = append(v.Docs, dv)
+		if d.NotReadForMeaning {
+			v.NotReadDocs++
+		}
 	}
 	fragments := map[string]string{}
 	var verified []quoteView
@@ -235,6 +316,7 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		qv.Digest = digests[q.URL]
 		if q.Verified {
 			fragments[q.URL+"\x00"+q.Text] = qv.Live
+			fragments[q.URL+"\x00"+quoteSays(q)] = qv.Live
 			verified = append(verified, qv)
 		}
 		switch i, ok := docs[q.URL]; {
@@ -246,6 +328,7 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 			v.OtherQuotes = append(v.OtherQuotes, qv)
 		}
 	}
+	v.MeaningDocs = len(v.Docs) - v.NotReadDocs
 	v.Answer, v.QuoteCount = answerQuotes(verified), len(verified)
 	v.AI = aiOf(s.AIUse, robotsOnPage, fragments)
 
@@ -294,7 +377,7 @@ func firstOf(ss ...string) string {
 }
 
 func quoteOf(q signals.Quote) quoteView {
-	qv := quoteView{Quote: q, Page: linkTo(q.URL, shortURL(q.URL)), ReadAt: newDate(q.ReadAt)}
+	qv := quoteView{Quote: q, Page: linkTo(q.URL, shortURL(q.URL)), ReadAt: newDate(q.ReadAt), ReadAs: readAsOf(q)}
 	if q.Verified {
 		qv.Live = textFragment(q.URL, q.Text)
 	}

@@ -49,6 +49,12 @@ func fullSite() *signals.Site {
 	lic := q("https://kommune.test/apne-data", "Dataene er publisert under Norsk lisens for offentlige data (NLOD) 2.0.", "licence")
 	scraping := q("https://kommune.test/apne-data", "Automatisert innsamling av innhold er ikke tillatt uten skriftlig samtykke.", "scraping")
 	scraping.Objects = "prohibits"
+	// As the terms reader reads them (design §2.5.1): the prohibition is
+	// the strongest, then the grant, then the API.
+	scraping.Stance, scraping.Subject, scraping.Kind, scraping.Rank = "prohibits", "site", "scraping ban", 1
+	scraping.Words = []string{"Automatisert innsamling", "ikke tillatt"}
+	lic.Stance, lic.Subject, lic.Rank, lic.Words = "permits", "site", 2, []string{"lisens", "NLOD"}
+	api.Stance, api.Subject, api.Rank, api.Words = "permits", "site", 3, []string{"åpne API", "gratis"}
 	return &signals.Site{
 		Host: "kommune.test", Name: "Eksempel kommune", URL: "https://kommune.test/", Category: "public-sector",
 		Hosts: []string{"kommune.test", "data.kommune.test"}, Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:00Z"),
@@ -77,6 +83,7 @@ func fullSite() *signals.Site {
 		Read: []signals.Document{
 			{URL: "https://kommune.test/", FinalURL: "https://kommune.test/", Status: 200, ContentType: "text/html", FoundVia: "home", Role: "home", Title: "Fjordvik kommune", SHA256: "06c7", Chars: 922, ReadAt: "2026-12-01T06:00:02Z"},
 			{URL: "https://kommune.test/apne-data", FinalURL: "https://kommune.test/apne-data/", Status: 200, ContentType: "text/html", FoundVia: "footer", Role: "policy", LinkText: "Åpne data", Title: "Åpne data – Fjordvik kommune", SHA256: "09ae", Chars: 893, ReadAt: "2026-12-01T06:00:10Z"},
+			{URL: "https://kommune.test/nutzung", FinalURL: "https://kommune.test/nutzung", Status: 200, ContentType: "text/html", FoundVia: "hop", Role: "policy", LinkText: "Nutzungsbedingungen", Title: "Nutzungsbedingungen", SHA256: "3f1e", Chars: 4120, ReadAt: "2026-12-01T06:00:12Z", Language: "de", NotReadForMeaning: true},
 			{URL: "https://kommune.test/vilkar.pdf", FinalURL: "https://kommune.test/vilkar.pdf", Status: 200, ContentType: "application/pdf", FoundVia: "hop", Role: "policy", LinkText: "Vilkår (PDF)", SHA256: "14d7", ReadAt: "2026-12-01T06:00:14Z", TextError: "the PDF has no text layer"},
 			{URL: "https://kommune.test/.well-known/security.txt", FinalURL: "https://kommune.test/.well-known/security.txt", Status: 200, ContentType: "text/plain", FoundVia: "well-known", Role: "file", SHA256: "582b", Chars: 249, ReadAt: "2026-12-01T06:00:16Z"},
 			{URL: "https://kommune.test/llms.txt", FinalURL: "https://kommune.test/llms.txt", Status: 200, ContentType: "text/plain", FoundVia: "llms", Role: "file", SHA256: "8ca6", Chars: 497, ReadAt: "2026-12-01T06:00:18Z"},
@@ -90,7 +97,7 @@ func fullSite() *signals.Site {
 		NotPublished: []string{"https://kommune.test/.well-known/tdmrep.json", "https://kommune.test/.well-known/gpc.json"},
 		Quotes: []signals.Quote{api, lic,
 			scraping,
-			{URL: "https://kommune.test/om", Text: "Vi deler data fritt.", Topic: "reuse", Source: "curated", Verified: false, ReadAt: "2026-12-01T06:00:12Z", File: "content/sites/kommune.test.md", Line: 4, Problem: "not found"},
+			{URL: "https://kommune.test/om", Text: "Vi deler data fritt.", Topic: "licence", Source: "curated", Verified: false, ReadAt: "2026-12-01T06:00:12Z", File: "content/sites/kommune.test.md", Line: 4, Problem: "not found"},
 		},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(true), Why: "Open API, feed or export and a stated licence, both quoted.", API: &api, Licence: &lic},
 		AIUse: signals.AIUse{Verdict: "refused", Why: "robots.txt disallows 1 of 2 AI training crawlers (GPTBot); a Content-Signal line objects; a sentence of the terms objects.",
@@ -99,7 +106,7 @@ func fullSite() *signals.Site {
 				{Kind: "robots", Says: "Disallows / for GPTBot", URL: "https://kommune.test/robots.txt", Line: 9, Objects: "some"},
 				{Kind: "content-signal", Says: "Content-Signal: search=yes, ai-train=no (for *)", URL: "https://kommune.test/robots.txt", Line: 12, Objects: "all"},
 				{Kind: "tdmrep", Says: "Text and data mining rights reserved (header)", URL: "https://kommune.test/", Objects: "all"},
-				{Kind: "terms", Says: scraping.Text, URL: scraping.URL, Objects: "all"},
+				{Kind: "terms", Says: scraping.Text, URL: scraping.URL, Objects: "all", Term: "scraping ban"},
 			}},
 		Signals: signals.Signals{
 			SecurityTxt:    &signals.SecurityTxt{URL: "https://kommune.test/.well-known/security.txt", Contact: []string{"mailto:sikkerhet@kommune.test", "https://kommune.test/sikkerhet"}, Expires: "2026-01-01T00:00:00Z", Expired: true},
