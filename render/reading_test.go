@@ -1,0 +1,125 @@
+package render
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+)
+
+// readingSites: avis.test with terms read by the terms reader (a list item
+// with its lead-in, a long sentence quoted as its clause, each with how it
+// was read) and a page in French; fransk.test, whose only document is in a
+// language we do not read for meaning.
+func readingSites() []*signals.Site {
+	ss := directorySites()
+	var avis *signals.Site
+	for _, s := range ss {
+		if s.Host == "avis.test" {
+			avis = s
+		}
+	}
+	const terms, conditions = "https://avis.test/terms", "https://avis.test/fr/conditions"
+	item := signals.Quote{URL: terms, Text: "use any robot, spider or scraper to access the Service", Topic: "scraping", Source: "found", Verified: true,
+		ReadAt: "2026-12-01T06:00:06Z", LeadIn: "You agree that you will not:", Stance: "prohibits", Subject: "site", Kind: "scraping ban",
+		Words: []string{"robot", "you will not"}, Objects: "prohibits", Rank: 1}
+	clause := signals.Quote{URL: terms, Text: "we reserve all rights to text and data mining of our content", Topic: "ai", Source: "found", Verified: true,
+		ReadAt: "2026-12-01T06:00:06Z", CutBefore: true, CutAfter: true, Stance: "prohibits", Subject: "site", Kind: "AI/TDM reservation",
+		Words: []string{"reserve", "text and data mining"}, Objects: "prohibits", Rank: 2}
+	avis.Read = []signals.Document{
+		{URL: terms, FinalURL: terms, Status: 200, ContentType: "text/html", FoundVia: "footer", Role: "policy", LinkText: "Terms", Title: "Terms of use",
+			SHA256: "aa11", Chars: 5000, ReadAt: "2026-12-01T06:00:06Z", Language: "en"},
+		{URL: conditions, FinalURL: conditions, Status: 200, ContentType: "text/html", FoundVia: "footer", Role: "policy", LinkText: "Conditions", Title: "Conditions d’utilisation",
+			SHA256: "bb22", Chars: 4000, ReadAt: "2026-12-01T06:00:07Z", Language: "fr", NotReadForMeaning: true},
+	}
+	avis.Quotes = []signals.Quote{item, clause}
+	avis.AIUse = signals.AIUse{Verdict: "refused", Why: "The terms prohibit scraping.", Sources: []signals.AISource{
+		{Kind: "terms", Term: "scraping ban", Says: "You agree that you will not: … use any robot, spider or scraper to access the Service", URL: terms, Objects: "all"}}}
+
+	fransk := &signals.Site{Host: "fransk.test", Name: "Fransk", URL: "https://fransk.test/", Category: "news", Hosts: []string{"fransk.test"},
+		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:04Z"), History: hist("20261201T060000Z"),
+		Robots: signals.Robots{Host: "fransk.test", URL: "https://fransk.test/robots.txt", Status: 404, Outcome: "none", Meaning: "No robots.txt.", Agents: testAgents(true, 0)},
+		Read: []signals.Document{{URL: "https://fransk.test/cgu", FinalURL: "https://fransk.test/cgu", Status: 200, ContentType: "text/html", FoundVia: "footer",
+			Role: "policy", Title: "CGU", SHA256: "cc33", Chars: 3000, ReadAt: "2026-12-01T06:00:05Z", Language: "xx", NotReadForMeaning: true}},
+		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "Nothing we read objects."},
+		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "Neither found."}}
+	return append(ss, fransk)
+}
+
+// TestQuotesAsRead: a list item is shown after its lead-in, in the same
+// figure, and its live link points at the item; a clause has "…" outside
+// the quoted words; each says how it was read and which words decided;
+// a document in a language we do not read says so and never "nothing
+// found" (design §2.5.1).
+func TestQuotesAsRead(t *testing.T) {
+	out := build(t, Input{Sites: readingSites(), Content: testContent, Contact: "crawler@crawlsignals.test"})
+	page := string(read(t, out, "sites/avis.test/index.html"))
+
+	figure := regexp.MustCompile(`(?s)<figure class="quote">.*?</figure>`)
+	var itemFig, clauseFig string
+	for _, f := range figure.FindAllString(page, -1) {
+		switch {
+		case strings.Contains(f, "use any robot") && itemFig == "":
+			itemFig = f
+		case strings.Contains(f, "text and data mining of our content") && clauseFig == "":
+			clauseFig = f
+		}
+	}
+	if itemFig == "" || clauseFig == "" {
+		t.Fatalf("the quotes are not on the page as figures:\n%s", page)
+	}
+	lead := strings.Index(itemFig, `<p class="leadin"><bdi>You agree that you will not:</bdi></p>`)
+	itemAt := strings.Index(itemFig, `<bdi>use any robot, spider or scraper to access the Service</bdi>`)
+	if lead < 0 || itemAt < 0 || lead > itemAt {
+		t.Errorf("the list item is not shown after its lead-in, each in its own <bdi>:\n%s", itemFig)
+	}
+	if !strings.Contains(itemFig, `https://avis.test/terms#:~:text=use%20any%20robot%2C%20spider%20or%20scraper%20to%20access%20the%20Service"`) {
+		t.Errorf("the live link does not point at the item's own words:\n%s", itemFig)
+	}
+	for _, want := range []string{
+		`<span class="label">Read as:</span> prohibits or reserves · scraping and automated access · about the site&#39;s own content · <strong>scraping ban</strong> — decided by “<bdi>robot</bdi>”, “<bdi>you will not</bdi>”`,
+		`an item of a list, shown after the sentence that introduces the list`,
+	} {
+		if !strings.Contains(itemFig, want) {
+			t.Errorf("the list item's figure lacks %q:\n%s", want, itemFig)
+		}
+	}
+	for _, want := range []string{
+		`<span class="cut">… </span><bdi>we reserve all rights to text and data mining of our content</bdi><span class="cut"> …</span>`,
+		`Read as:</span> prohibits or reserves · AI, text and data mining · about the site&#39;s own content · <strong>AI/TDM reservation</strong> — decided by “<bdi>reserve</bdi>”, “<bdi>text and data mining</bdi>”`,
+		`the clause of a longer sentence`,
+	} {
+		if !strings.Contains(clauseFig, want) {
+			t.Errorf("the clause's figure lacks %q:\n%s", want, clauseFig)
+		}
+	}
+	// The AI source names its kind of term and links to the item.
+	if !strings.Contains(page, `<span class="label">a sentence of the terms (scraping ban)</span>`) {
+		t.Error("the AI source does not name the kind of term")
+	}
+	if !strings.Contains(page, `<a href="https://avis.test/terms#:~:text=use%20any%20robot`) {
+		t.Error("the AI source of a list item does not link to the item on the live page")
+	}
+	// The French page: not read for meaning, said in its entry and in the answer.
+	if !strings.Contains(page, `<p class="notread"><strong>Terms not read for meaning.</strong> Its text is in French, a language we do not read for meaning`) {
+		t.Errorf("the French document does not say its terms were not read for meaning:\n%s", page)
+	}
+	if !strings.Contains(page, `1 of the 2 documents we read</a> is in a language whose terms we do not read for meaning`) {
+		t.Error("the answer does not say that one document was not read for meaning")
+	}
+
+	// A site whose only document we did not read for meaning never says
+	// that nothing was found in it.
+	fr := string(read(t, out, "sites/fransk.test/index.html"))
+	for _, want := range []string{`Terms not read for meaning.`, `The document we read</a> is in a language whose terms we do not read for meaning`} {
+		if !strings.Contains(fr, want) {
+			t.Errorf("fransk.test's page lacks %q", want)
+		}
+	}
+	for _, bad := range []string{`No sentence about licences`, `found in it.`} {
+		if strings.Contains(fr, bad) {
+			t.Errorf("fransk.test's page says %q of a document it did not read for meaning", bad)
+		}
+	}
+}
