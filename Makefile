@@ -23,6 +23,9 @@ test: ## gofmt, go vet and every test (offline)
 	$(GO) vet ./...
 	$(GO) test ./...
 
+eval: $(BIN) ## score the terms reader on the labelled real terms in ../shared/realweb/terms (EVAL_DIR=DIR for another folder)
+	$(BIN) eval $(if $(V),-v) $(EVAL_DIR)
+
 site: $(BIN) ## crawl the real list (sites.toml) into batches/, then build public/
 	$(BIN) crawl -sites $(SITES) -batches $(BATCHES)
 	$(BIN) build -sites $(SITES) -batches $(BATCHES) -out $(OUT)

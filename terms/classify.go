@@ -1,6 +1,8 @@
 package terms
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -35,6 +37,8 @@ type Sentence struct {
 	Score int `json:"score"`
 	// Order is the sentence's place in the document.
 	Order int `json:"-"`
+
+	aboutContent bool // names content or data as what the sentence is about
 }
 
 // The kinds of objecting terms.
@@ -133,7 +137,7 @@ func classify(p piece) (Sentence, bool) {
 		s.Topic, topicW = TopicAI, aiW
 	case stance == Prohibits && isScrape:
 		s.Topic, topicW = TopicScraping, scrapeW
-	case isLic && licenceShown(ws, stance):
+	case isLic && (subject != SubjectSite || licenceShown(ws, stance)):
 		s.Topic, topicW = TopicLicence, licW
 	case isAPI && !third && (stance != Describes || apiShown(ws)):
 		s.Topic, topicW = TopicAPI, apiW
@@ -157,6 +161,7 @@ func classify(p piece) (Sentence, bool) {
 			s.ObjectsAs = AIReservation
 		}
 	}
+	_, _, s.aboutContent = firstHit(ws, contentWords)
 	s.Score = score(s, isLic && licenceNamed(ws))
 	if utf8.RuneCountInString(s.Text) > maxQuoteRunes {
 		at := scrape
@@ -252,28 +257,31 @@ func wordIndex(ws words, w string) int {
 // it is the service's own promise ("we will not…"), else a grant.
 // actor is SubjectService when the only prohibitions bind the service.
 func stanceOf(ws words) (stance, word, actor string) {
-	serviceOnly := false
+	// The first prohibition in the sentence decides whom it binds: in "we
+	// will not use your content without your consent" the later "without
+	// consent" belongs to the service's promise.
+	var hits []hit
 	for _, c := range prohibitCues {
 		for from := 0; from < len(ws.w); {
 			h, ok := c.find(ws, from)
 			if !ok {
 				break
 			}
+			hits = append(hits, h)
 			from = h.j + 1
-			switch bindsWhom(ws, h) {
-			case "reader":
-				return Prohibits, ws.span(h.i, h.j), ""
-			case "service":
-				serviceOnly = true
-				word = ws.span(h.i, h.j)
-			}
+		}
+	}
+	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.i, b.i) })
+	for _, h := range hits {
+		switch bindsWhom(ws, h) {
+		case "reader":
+			return Prohibits, ws.span(h.i, h.j), ""
+		case "service":
+			return "", ws.span(h.i, h.j), SubjectService
 		}
 	}
 	if w, ok := noneMay(ws); ok {
 		return Prohibits, w, ""
-	}
-	if serviceOnly {
-		return "", word, SubjectService
 	}
 	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) {
 		return Permits, w, ""

@@ -60,7 +60,7 @@ var robotCues = compile(
 var aiActionCues = compile(
 	"train|trains|training|trained ~ model*|ai|algorithm*|system*|llm*|network*|dataset*|machine*|artificial",
 	"model|models ~ training", "develop*|build*|creat*|improv* ~ model*|ai|llm*|artificial|machine|algorithm*", "text and data mining", "text ~ data mining", "tdm", "text mining",
-	"machine learning ~ purpose*|system*|application*", "input* ~ into|to ~ ai|model*|artificial|machine", "for ~ ai|artificial|machine",
+	"machine learning ~ purpose*|system*|application*", "input* ~ into|to ~ ai|model*|artificial|machine",
 	"tren* ~ modell*|ki|ai|algoritm*|språkmodell*|system*", "træn* ~ modell*|ki|ai", "träna* ~ modell*|ai", "utvikl* ~ modell*|ki|ai",
 	"tekst og datautvinning", "tekst og datautvinning*", "text och datautvinning", "maskinlæring",
 )
@@ -125,7 +125,7 @@ var permitCues = compile(
 	"open licen*", "waiver", "dedicat* ~ public domain", "free of charge", "at no cost", "openly available", "publicly available",
 	"lisensiert under", "lisensieres under", "tilgjengelig under", "tilgjengeleg under", "kan fritt", "fritt", "fri bruk", "fri til",
 	"kan ~ brukes|gjenbrukes|kopieres|lastes|deles|viderebrukes", "du kan ~ bruke|gjenbruke|kopiere|laste|dele", "har lov til", "er tillatt*",
-	"gir deg", "gis du", "frit", "licensierad* under", "får ~ använda|kopiera|återanvända", "gratis",
+	"you grant", "you hereby grant", "du gir oss", "gir deg", "gis du", "frit", "licensierad* under", "får ~ använda|kopiera|återanvända", "gratis",
 )
 
 // userCues mark the user's content licensed to the service, or the
@@ -134,7 +134,7 @@ var userCues = compile(
 	"you grant", "you hereby grant", "you give us", "you give", "grant* ~ us", "grant* ~ to us", "grant* ~ company|the company", "licen* ~ to us",
 	"your content", "your user content", "user content", "content you ~ submit*|post*|upload*|provide*|share*|create*|make",
 	"your data", "your input*", "your prompt*", "your feedback", "feedback", "submissions", "customer content", "customer data", "customer property",
-	"your materials", "you own", "you retain", "your own", "your conversations", "your information",
+	"your materials", "you provide", "you submit", "you own", "you retain", "your own", "your conversations", "your information",
 	"du gir oss", "du gir", "gir oss", "ditt innhold", "dine data", "ditt bidrag", "dine bidrag", "bidragslisens", "innhold ~ du ~ laster|legger|sender|deler",
 	"du er skaperen", "du eier", "ditt eget",
 )

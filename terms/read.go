@@ -64,7 +64,9 @@ func Read(blocks []extract.Block, hint string) Reading {
 func shown(s Sentence) bool {
 	switch {
 	case s.Topic == TopicAI || s.Topic == TopicScraping:
-		return s.Stance == Prohibits // a grant or a mention of AI decides nothing
+		// an AI sentence about the site's content is shown, deciding
+		// nothing (§2.8); a grant or a mention of automation decides nothing
+		return s.Stance == Prohibits || s.Topic == TopicAI && s.aboutContent
 	case s.Stance != Describes:
 		return true
 	}

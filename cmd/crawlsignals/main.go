@@ -53,6 +53,7 @@ func commands() []command {
 		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
 		{"evidence", "verify [-batches batches] [BATCH...]", "re-read every WARC record and check digests and manifests", runEvidence},
 		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
+		{"eval", "[-v] [DIR]", "score the terms reader on a labelled folder (default ../shared/realweb/terms)", runEval},
 		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it, build public/", runDemo},
 		{"serve", "[-dir public] [-addr 127.0.0.1:8080]", "preview the built website", runServe},
 	}
