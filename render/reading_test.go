@@ -86,7 +86,7 @@ func TestQuotesAsRead(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		`<span class="cut">… </span><bdi>we reserve all rights to text and data mining of our content</bdi><span class="cut"> …</span>`,
+		`<span class="cut">…&nbsp;</span><bdi>we reserve all rights to text and data mining of our content</bdi><span class="cut">&nbsp;…</span>`,
 		`Read as:</span> prohibits or reserves · AI, text and data mining · about the site&#39;s own content · <strong>AI/TDM reservation</strong> — decided by “<bdi>reserve</bdi>”, “<bdi>text and data mining</bdi>”`,
 		`the clause of a longer sentence`,
 	} {
