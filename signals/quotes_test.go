@@ -9,7 +9,7 @@ import (
 )
 
 func TestSentences(t *testing.T) {
-	got := sentences("Vilkår for bruk\nDette er første setning. Her er nr. 2 i rekken! Og f.eks. denne? Siste linje")
+	got := sentences("Vilkår for bruk\n\nDette er første setning. Her er nr. 2 i rekken! Og f.eks. denne? Siste linje")
 	want := []string{"Vilkår for bruk", "Dette er første setning.", "Her er nr. 2 i rekken!", "Og f.eks. denne?", "Siste linje"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("sentences:\n got %q\nwant %q", got, want)
