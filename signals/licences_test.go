@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/sites"
 )
 
 func TestFindLicences(t *testing.T) {
@@ -93,5 +94,19 @@ func TestLicenceWordsCoverThePattern(t *testing.T) {
 	}
 	if mayNameLicence("Our accessibility statement says nothing of licences; accept the account's access terms.") {
 		t.Error("a text naming no licence is looked through")
+	}
+}
+
+// Open by design reads the licences found, not only the quotes: a page
+// that links its licence by its well-known address gives the licence half.
+func TestOpenByDesignReadsLicencesFound(t *testing.T) {
+	s := newSite(&sites.Site{Host: "x.test", URL: "https://x.test/"})
+	s.Batch, s.Robots.Outcome = "20261201T060000Z", "rules"
+	s.Read = []Document{{URL: "https://x.test/data", Role: RolePolicy, ReadAt: "2026-12-01T06:00:00Z"}}
+	s.Quotes = []Quote{{URL: "https://x.test/data", Text: "Our API is free to use for anyone, with no key.", Topic: TopicAPI, Source: "found", Verified: true}}
+	s.Licences = []Licence{{Name: "CC BY 4.0", URL: "https://x.test/data", Quote: "Creative Commons Attribution 4.0", Via: "link"}}
+	v := openByDesign(s)
+	if !v.IsOpen() || v.Licence == nil || v.Licence.Text != "Creative Commons Attribution 4.0" || v.Licence.ReadAt == "" {
+		t.Errorf("open by design %+v (licence %+v); want yes, resting on the licence found", v, v.Licence)
 	}
 }

@@ -110,6 +110,22 @@ func openByDesign(s *Site) OpenVerdict {
 			licence = q
 		}
 	}
+	if licence == nil {
+		// the licences found on the pages (named in a sentence, or linked
+		// by their well-known address) count as well as a quote does: a CC
+		// BY legal code names its licence without a "grant" sentence
+		for _, l := range s.Licences {
+			if l.Quote != "" {
+				licence = &Quote{URL: l.URL, Text: l.Quote, Topic: TopicLicence, Source: "found", Verified: true, Stance: "permits", Words: []string{l.Name}}
+				for _, d := range s.Read {
+					if d.URL == l.URL {
+						licence.ReadAt = d.ReadAt
+					}
+				}
+				break
+			}
+		}
+	}
 	v := OpenVerdict{API: api, Licence: licence}
 	if api != nil && licence != nil {
 		v.Verdict, v.Why = boolPtr(true), "Open API, feed or export and a stated licence, both quoted."
