@@ -152,22 +152,6 @@ func lowerFirst(s string) string {
 	return string(r)
 }
 
-// quoteSays is a quote as an AI source of kind "terms" repeats it (as
-// signals writes it): with its lead-in, and "…" where it was cut.
-func quoteSays(q signals.Quote) string {
-	t := q.Text
-	if q.CutBefore {
-		t = "… " + t
-	}
-	if q.CutAfter {
-		t += " …"
-	}
-	if q.LeadIn != "" {
-		t = q.LeadIn + " … " + t
-	}
-	return t
-}
-
 type docView struct {
 	signals.Document
 	Title, Via string
@@ -316,7 +300,7 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		qv.Digest = digests[q.URL]
 		if q.Verified {
 			fragments[q.URL+"\x00"+q.Text] = qv.Live
-			fragments[q.URL+"\x00"+quoteSays(q)] = qv.Live
+			fragments[q.URL+"\x00"+q.Says()] = qv.Live
 			verified = append(verified, qv)
 		}
 		switch i, ok := docs[q.URL]; {

@@ -146,9 +146,9 @@ func aiUse(s *Site) AIUse {
 		switch {
 		case !q.Verified:
 		case q.Objects != "":
-			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: quoteSays(q), URL: q.URL, Objects: ObjectsAll})
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: q.Says(), URL: q.URL, Objects: ObjectsAll})
 		case speaksOfAI(q):
-			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: quoteSays(q), URL: q.URL})
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Says(), URL: q.URL})
 		}
 	}
 
@@ -340,9 +340,9 @@ func termKind(q Quote) string {
 	return "marked by a curator"
 }
 
-// quoteSays is a quote as an AI source repeats it: with its lead-in, and
-// "…" where a long sentence was cut.
-func quoteSays(q Quote) string {
+// Says is a quote as an AI source repeats it: with its lead-in, and "…"
+// where a long sentence was cut. The page finds a source's quote by it.
+func (q Quote) Says() string {
 	t := q.Text
 	if q.CutBefore {
 		t = "… " + t
