@@ -1,8 +1,6 @@
 package terms
 
 import (
-	"cmp"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -260,19 +258,7 @@ func stanceOf(ws words) (stance, word, actor string) {
 	// The first prohibition in the sentence decides whom it binds: in "we
 	// will not use your content without your consent" the later "without
 	// consent" belongs to the service's promise.
-	var hits []hit
-	for _, c := range prohibitCues {
-		for from := 0; from < len(ws.w); {
-			h, ok := c.find(ws, from)
-			if !ok {
-				break
-			}
-			hits = append(hits, h)
-			from = h.j + 1
-		}
-	}
-	slices.SortStableFunc(hits, func(a, b hit) int { return cmp.Compare(a.i, b.i) })
-	for _, h := range hits {
+	for _, h := range allHits(ws, prohibitCues) {
 		switch bindsWhom(ws, h) {
 		case "reader":
 			return Prohibits, ws.span(h.i, h.j), ""

@@ -1,6 +1,9 @@
 package terms
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A cue is a pattern of words that says something about a sentence: a
 // topic, a stance, a subject. Patterns are written as lower-case words
@@ -68,14 +71,28 @@ func (p cuePart) matches(w string) bool {
 // hit is where a cue matched: words i..j of the sentence.
 type hit struct{ i, j int }
 
-// find returns the first place c matches in ws at or after word from.
+// find returns the first place c matches in ws at or after word from. It
+// tries only the positions where the cue's first word stands, found in the
+// sentence's index, and keeps the earliest that matches.
 func (c cue) find(ws words, from int) (hit, bool) {
-	for i := from; i < len(ws.w); i++ {
-		if j, ok := c.matchAt(ws, 0, i); ok {
-			return hit{i, j}, true
+	best, found := hit{}, false
+	for _, a := range c.parts[0].alts {
+		lo := ws.first(a.word)
+		for k := lo; k < len(ws.byWord); k++ {
+			i := ws.byWord[k]
+			w := ws.w[i]
+			if w != a.word && !(a.prefix && strings.HasPrefix(w, a.word)) {
+				break
+			}
+			if i < from || found && i >= best.i {
+				continue
+			}
+			if j, ok := c.matchAt(ws, 0, i); ok {
+				best, found = hit{i, j}, true
+			}
 		}
 	}
-	return hit{}, false
+	return best, found
 }
 
 // matchAt matches parts[k:] starting at word i, returning the last word
@@ -114,7 +131,8 @@ func firstHit(ws words, cues []cue) (hit, string, bool) {
 	return best, ws.span(best.i, best.j), true
 }
 
-// allHits returns every match of the cues, in sentence order.
+// allHits returns every match of the cues, in sentence order (the first
+// cue's first where two start at the same word).
 func allHits(ws words, cues []cue) []hit {
 	var out []hit
 	for _, c := range cues {
@@ -127,5 +145,6 @@ func allHits(ws words, cues []cue) []hit {
 			from = h.j + 1
 		}
 	}
+	slices.SortStableFunc(out, func(a, b hit) int { return a.i - b.i })
 	return out
 }

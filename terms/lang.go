@@ -25,27 +25,33 @@ var markers = map[string][]string{
 	"nl": {"het", "een", "van", "niet", "wij", "zijn", "voor", "met", "uw", "deze", "worden"},
 }
 
+// markerOf maps each marker word to the languages it marks.
+var markerOf = func() map[string][]string {
+	m := map[string][]string{}
+	for lang, list := range markers {
+		for _, w := range list {
+			m[w] = append(m[w], lang)
+		}
+	}
+	return m
+}()
+
 // DetectLanguage says which language a text is written in, from how often
 // the marker words of each language occur in its first few thousand words;
 // hint (a page's lang attribute) decides between languages the words
 // cannot tell apart. It returns "" for a text with too few words to tell.
 func DetectLanguage(text, hint string) string {
-	ws := splitWords(text).w
-	if len(ws) > 5000 {
-		ws = ws[:5000]
+	if len(text) > 40000 {
+		text = text[:40000] // enough words to tell; a cut rune only ends a word
 	}
+	ws := tokenize(text).w
 	if len(ws) < 8 {
 		return strings.ToLower(primary(hint))
 	}
 	score := map[string]int{}
 	for _, w := range ws {
-		for lang, list := range markers {
-			for _, m := range list {
-				if w == m {
-					score[lang]++
-					break
-				}
-			}
+		for _, lang := range markerOf[w] {
+			score[lang]++
 		}
 	}
 	best, bestN := "", 0

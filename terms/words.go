@@ -1,6 +1,8 @@
 package terms
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -13,14 +15,18 @@ type words struct {
 	w     []string
 	start []int
 	end   []int
+	// byWord lists the word positions sorted by word, so a cue looks up
+	// where its first word stands instead of trying every position: a
+	// document's sentences meet some four hundred cues each.
+	byWord []int
 }
 
-// splitWords cuts text into words. Invisible format characters (soft
+// tokenize cuts text into words. Invisible format characters (soft
 // hyphens, zero-width joiners) are part of no word and split none:
 // "Vil\u00ADkår" is the word "vilkår". An apostrophe inside a word is kept
 // ("don't", "company's"), as typographic ones are, so patterns can name
 // contractions.
-func splitWords(text string) words {
+func tokenize(text string) words {
 	ws := words{text: text}
 	var cur strings.Builder
 	start := -1
@@ -56,6 +62,23 @@ func splitWords(text string) words {
 	}
 	flush(off)
 	return ws
+}
+
+// splitWords cuts text into words and indexes them for cue lookups.
+func splitWords(text string) words {
+	ws := tokenize(text)
+	ws.byWord = make([]int, len(ws.w))
+	for i := range ws.byWord {
+		ws.byWord[i] = i
+	}
+	slices.SortFunc(ws.byWord, func(a, b int) int { return cmp.Or(strings.Compare(ws.w[a], ws.w[b]), cmp.Compare(a, b)) })
+	return ws
+}
+
+// first is the index into byWord of the first word not before w.
+func (ws words) first(w string) int {
+	lo, _ := slices.BinarySearchFunc(ws.byWord, w, func(i int, w string) int { return strings.Compare(ws.w[i], w) })
+	return lo
 }
 
 // span is the text of words i..j (inclusive) as written.
