@@ -373,11 +373,15 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 			} else if rr.doc.TextError != "" {
 				bd.opt.Log.Warn("no text", "site", ls.Host, "url", a.URL, "err", rr.doc.TextError)
 			}
-			s.Read = append(s.Read, rr.doc)
 			pt := pageText{text: rr.text, readAt: rr.doc.ReadAt}
-			if rr.doc.Role == RolePolicy {
-				pt.sentences = terms.Sentences(rr.blocks)
+			var quotes []Quote
+			if rr.doc.Role == RolePolicy && rr.text != "" {
+				var r terms.Reading
+				quotes, r = readQuotes(rr.text, rr.blocks, rr.lang)
+				pt.sentences = r.Sentences // the same cut for diffs between batches
+				rr.doc.Language, rr.doc.NotReadForMeaning = r.Language, !r.Read
 			}
+			s.Read = append(s.Read, rr.doc)
 			texts[rr.doc.URL] = pt
 			if _, ok := texts[rr.doc.FinalURL]; !ok {
 				texts[rr.doc.FinalURL] = pt
@@ -390,8 +394,6 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 				wellKnown(s, a, rr)
 			}
 			if rr.doc.Role == RolePolicy && rr.text != "" {
-				quotes, lang, read := readQuotes(rr.text, rr.blocks, rr.lang)
-				s.Read[len(s.Read)-1].Language, s.Read[len(s.Read)-1].NotReadForMeaning = lang, !read
 				for _, q := range quotes {
 					q.URL, q.ReadAt = rr.doc.URL, rr.doc.ReadAt
 					s.Quotes = append(s.Quotes, q)

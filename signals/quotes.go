@@ -3,7 +3,6 @@ package signals
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/terms"
@@ -21,8 +20,8 @@ const (
 // that the site's page shows, and keeps those whose text (and lead-in)
 // verify word for word in the page's saved text. lang is the language the
 // text is in; read is false when its terms are not read for meaning.
-func readQuotes(text string, blocks []extract.Block, hint string) (quotes []Quote, lang string, read bool) {
-	r := terms.Read(blocks, hint)
+func readQuotes(text string, blocks []extract.Block, hint string) (quotes []Quote, r terms.Reading) {
+	r = terms.Read(blocks, hint)
 	v := extract.NewVerifier(text) // normalises the page once for all its sentences
 	for _, s := range r.Found {
 		if ok, _, _ := v.Verify(s.Text); !ok {
@@ -39,7 +38,7 @@ func readQuotes(text string, blocks []extract.Block, hint string) (quotes []Quot
 	// On the page, a document's quotes read in document order; the rank
 	// says which are strongest.
 	slices.SortStableFunc(quotes, func(a, b Quote) int { return cmp.Compare(a.order, b.order) })
-	return quotes, r.Language, r.Read
+	return quotes, r
 }
 
 // quoteOf turns a classified sentence into a found quote.
@@ -83,5 +82,5 @@ func sentences(text string) []string {
 
 // speaksOfAI reports whether a quote is about AI or text and data mining.
 func speaksOfAI(q Quote) bool {
-	return q.Topic == TopicAI || strings.Contains(strings.ToLower(q.Kind), "ai")
+	return q.Topic == TopicAI || q.Kind == terms.AIReservation
 }

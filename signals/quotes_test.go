@@ -29,7 +29,8 @@ func TestReadQuotesKeepsTheKeySentence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, lang, read := readQuotes(page.Text, page.Blocks, page.Lang)
+	qs, r := readQuotes(page.Text, page.Blocks, page.Lang)
+	lang, read := r.Language, r.Read
 	if lang != "en" || !read {
 		t.Fatalf("language %q read %v, want en, read", lang, read)
 	}
@@ -69,7 +70,8 @@ func TestReadQuotesOtherLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	qs, lang, read := readQuotes(page.Text, page.Blocks, page.Lang)
+	qs, r := readQuotes(page.Text, page.Blocks, page.Lang)
+	lang, read := r.Language, r.Read
 	if read || lang != "de" || len(qs) != 0 {
 		t.Errorf("read %v lang %q quotes %d; want German, not read for meaning, no quote", read, lang, len(qs))
 	}

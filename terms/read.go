@@ -21,6 +21,9 @@ type Reading struct {
 	// content, the service's own AI): kept so a curator can see why they
 	// were not shown.
 	Others []Sentence
+	// Sentences are all the document's sentences, in order, as Sentences
+	// gives them (for diffs), whatever the language.
+	Sentences []string
 }
 
 // Read classifies the sentences of a document given as blocks. hint is
@@ -28,11 +31,13 @@ type Reading struct {
 func Read(blocks []extract.Block, hint string) Reading {
 	r := Reading{Language: DetectLanguage(joinText(blocks), hint)}
 	_, r.Read = readLanguages[r.Language]
+	ps := pieces(blocks)
+	r.Sentences = texts(ps)
 	if !r.Read {
 		return r
 	}
 	seen := map[string]bool{}
-	for i, p := range pieces(blocks) {
+	for i, p := range ps {
 		if !p.quotable {
 			continue
 		}
@@ -77,7 +82,10 @@ func shown(s Sentence) bool {
 // diffs between batches compare them: the same cut Read uses, headings and
 // list lead-ins included as sentences of their own.
 func Sentences(blocks []extract.Block) []string {
-	ps := pieces(blocks)
+	return texts(pieces(blocks))
+}
+
+func texts(ps []piece) []string {
 	out := make([]string, 0, len(ps))
 	for _, p := range ps {
 		out = append(out, p.text)
