@@ -1,8 +1,10 @@
 package terms
 
 import (
+	"cmp"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // A cue is a pattern of words that says something about a sentence: a
@@ -32,8 +34,14 @@ type alt struct {
 // maxGap is how many words a ~ may stand for.
 const maxGap = 3
 
-func compile(patterns ...string) []cue {
-	out := make([]cue, 0, len(patterns))
+// A cueList is one list of cues (the words of a topic, of a stance …).
+type cueList struct {
+	cues []cue
+	id   int // its place in allLists, set when the index is built
+}
+
+func compile(patterns ...string) *cueList {
+	l := &cueList{id: -1}
 	for _, p := range patterns {
 		c := cue{text: p}
 		for _, f := range strings.Fields(p) {
@@ -47,7 +55,73 @@ func compile(patterns ...string) []cue {
 			}
 			c.parts = append(c.parts, part)
 		}
-		out = append(out, c)
+		l.cues = append(l.cues, c)
+	}
+	return l
+}
+
+// cueRef is one cue of one list.
+type cueRef struct{ list, n int }
+
+// cueIndex finds, for a word, the cues whose first word it can be: by the
+// word itself, or by each of its beginnings for cues that name a prefix.
+// With it a sentence is matched against every list in one pass over its
+// words, instead of every cue trying every word.
+type cueIndex struct {
+	exact, prefix map[string][]cueRef
+	maxPrefix     int // the longest prefix, in bytes
+}
+
+var index = sync.OnceValue(func() cueIndex {
+	ix := cueIndex{exact: map[string][]cueRef{}, prefix: map[string][]cueRef{}}
+	for li, l := range allLists {
+		l.id = li
+		for n, c := range l.cues {
+			for _, a := range c.parts[0].alts {
+				ref := cueRef{li, n}
+				if a.prefix {
+					ix.prefix[a.word] = append(ix.prefix[a.word], ref)
+					ix.maxPrefix = max(ix.maxPrefix, len(a.word))
+				} else {
+					ix.exact[a.word] = append(ix.exact[a.word], ref)
+				}
+			}
+		}
+	}
+	return ix
+})
+
+// cueHit is a match of cue n of a list at words i..j.
+type cueHit struct {
+	hit
+	n int
+}
+
+// matchAll finds every match of every cue of allLists in ws, by list,
+// each list's matches ordered by where they start (then by the cue's
+// place in its list).
+func matchAll(ws words) [][]cueHit {
+	ix := index()
+	out := make([][]cueHit, len(allLists))
+	try := func(refs []cueRef, i int) {
+		for _, r := range refs {
+			if j, ok := allLists[r.list].cues[r.n].matchAt(ws, 0, i); ok {
+				out[r.list] = append(out[r.list], cueHit{hit{i, j}, r.n})
+			}
+		}
+	}
+	for i, w := range ws.w {
+		try(ix.exact[w], i)
+		for k := 1; k <= len(w) && k <= ix.maxPrefix; k++ {
+			if refs, ok := ix.prefix[w[:k]]; ok {
+				try(refs, i)
+			}
+		}
+	}
+	for _, hs := range out {
+		if len(hs) > 1 {
+			slices.SortFunc(hs, func(a, b cueHit) int { return cmp.Or(cmp.Compare(a.i, b.i), cmp.Compare(a.n, b.n)) })
+		}
 	}
 	return out
 }
@@ -71,30 +145,6 @@ func (p cuePart) matches(w string) bool {
 // hit is where a cue matched: words i..j of the sentence.
 type hit struct{ i, j int }
 
-// find returns the first place c matches in ws at or after word from. It
-// tries only the positions where the cue's first word stands, found in the
-// sentence's index, and keeps the earliest that matches.
-func (c cue) find(ws words, from int) (hit, bool) {
-	best, found := hit{}, false
-	for _, a := range c.parts[0].alts {
-		lo := ws.first(a.word)
-		for k := lo; k < len(ws.byWord); k++ {
-			i := ws.byWord[k]
-			w := ws.w[i]
-			if w != a.word && !(a.prefix && strings.HasPrefix(w, a.word)) {
-				break
-			}
-			if i < from || found && i >= best.i {
-				continue
-			}
-			if j, ok := c.matchAt(ws, 0, i); ok {
-				best, found = hit{i, j}, true
-			}
-		}
-	}
-	return best, found
-}
-
 // matchAt matches parts[k:] starting at word i, returning the last word
 // matched.
 func (c cue) matchAt(ws words, k, i int) (int, bool) {
@@ -116,35 +166,31 @@ func (c cue) matchAt(ws words, k, i int) (int, bool) {
 	return c.matchAt(ws, k+1, i+1)
 }
 
-// firstHit returns the earliest match of any of the cues, and the words of
-// the sentence it covers.
-func firstHit(ws words, cues []cue) (hit, string, bool) {
-	best, found := hit{}, false
-	for _, c := range cues {
-		if h, ok := c.find(ws, 0); ok && (!found || h.i < best.i) {
-			best, found = h, true
-		}
+// hitsOf returns the matches of a list in a sentence.
+func hitsOf(ws words, l *cueList) []cueHit {
+	index() // lists get their ids with the index
+	if l.id < 0 {
+		panic("terms: a cue list missing from allLists")
 	}
-	if !found {
-		return hit{}, "", false
-	}
-	return best, ws.span(best.i, best.j), true
+	return ws.hits[l.id]
 }
 
-// allHits returns every match of the cues, in sentence order (the first
-// cue's first where two start at the same word).
-func allHits(ws words, cues []cue) []hit {
-	var out []hit
-	for _, c := range cues {
-		for from := 0; from < len(ws.w); {
-			h, ok := c.find(ws, from)
-			if !ok {
-				break
-			}
-			out = append(out, h)
-			from = h.j + 1
-		}
+// firstHit returns the earliest match of any of the list's cues, and the
+// words of the sentence it covers.
+func firstHit(ws words, l *cueList) (hit, string, bool) {
+	hs := hitsOf(ws, l)
+	if len(hs) == 0 {
+		return hit{}, "", false
 	}
-	slices.SortStableFunc(out, func(a, b hit) int { return a.i - b.i })
+	return hs[0].hit, ws.span(hs[0].i, hs[0].j), true
+}
+
+// allHits returns every match of the list's cues, in sentence order.
+func allHits(ws words, l *cueList) []hit {
+	hs := hitsOf(ws, l)
+	out := make([]hit, len(hs))
+	for k, h := range hs {
+		out[k] = h.hit
+	}
 	return out
 }

@@ -205,3 +205,12 @@ var tradeMarks = compile("trademark*", "trade mark*", "trade dress", "service ma
 	"app", "apps", "decompil*", "reverse engineer*", "disassembl*", "object code", "security technolog*", "technological measure*")
 
 var contentWords = compile("content", "contents", "material", "materials", "data", "innhold*", "innholdet", "metadata", "database*", "information")
+
+// allLists are every cue list: a sentence is matched against all of them
+// in one pass (cue.go). A list missing here is a programming error that
+// the first use of it reports.
+var allLists = []*cueList{
+	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
+	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
+	tradeMarks, contentWords, reservedCues, licenceNames,
+}

@@ -268,7 +268,11 @@ var abbreviations = []string{
 // abbreviation reports whether a sentence candidate ends in a common
 // abbreviation, a single capital ("J. Smith") or a section number ("§ 3.").
 func abbreviation(rs []rune) bool {
-	s := strings.ToLower(string(rs))
+	tail := rs[max(0, len(rs)-12):] // no abbreviation is longer: the rest cannot matter
+	s := strings.ToLower(string(tail))
+	if len(tail) < len(rs) {
+		s = " " + s[strings.IndexByte(s, ' ')+1:] // a whole word at the start
+	}
 	for _, a := range abbreviations {
 		if strings.HasSuffix(s, " "+a) || s == a || strings.HasSuffix(s, "("+a) {
 			return true

@@ -1,10 +1,9 @@
 package terms
 
 import (
-	"cmp"
-	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // words is a sentence as cue patterns see it: lower-case words of letters
@@ -15,10 +14,9 @@ type words struct {
 	w     []string
 	start []int
 	end   []int
-	// byWord lists the word positions sorted by word, so a cue looks up
-	// where its first word stands instead of trying every position: a
-	// document's sentences meet some four hundred cues each.
-	byWord []int
+	// hits are the matches of every cue list (by the list's id), found in
+	// one pass: a sentence meets some four hundred cues.
+	hits [][]cueHit
 }
 
 // tokenize cuts text into words. Invisible format characters (soft
@@ -27,58 +25,83 @@ type words struct {
 // ("don't", "company's"), as typographic ones are, so patterns can name
 // contractions.
 func tokenize(text string) words {
-	ws := words{text: text}
-	var cur strings.Builder
+	n := len(text)/6 + 1 // about a word in six bytes
+	ws := words{text: text, w: make([]string, 0, n), start: make([]int, 0, n), end: make([]int, 0, n)}
 	start := -1
+	plain := true // the word as written is already its lower-case form
+	var cur strings.Builder
 	flush := func(end int) {
-		if start >= 0 && cur.Len() > 0 {
-			ws.w = append(ws.w, cur.String())
+		if start >= 0 {
+			w := text[start:end]
+			if !plain {
+				w = cur.String()
+			}
+			ws.w = append(ws.w, w)
 			ws.start = append(ws.start, start)
 			ws.end = append(ws.end, end)
 		}
+		start, plain = -1, true
 		cur.Reset()
-		start = -1
 	}
-	rs := []rune(text)
-	off := 0
-	for i, r := range rs {
-		size := len(string(r))
+	// spell switches a word to being built rune by rune, from what it
+	// held so far as written.
+	spell := func(upTo int) {
+		if plain {
+			plain = false
+			cur.WriteString(text[start:upTo])
+		}
+	}
+	prev := rune(0)
+	for off := 0; off < len(text); {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		next, _ := utf8.DecodeRuneInString(text[off+size:])
 		switch {
 		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r):
 			if start < 0 {
 				start = off
 			}
-			cur.WriteRune(unicode.ToLower(r))
+			if l := unicode.ToLower(r); l != r {
+				spell(off)
+				cur.WriteRune(l)
+			} else if !plain {
+				cur.WriteRune(r)
+			}
 		case unicode.Is(unicode.Cf, r):
 			// invisible: neither part of a word nor a break
-		case (r == '\'' || r == '’') && start >= 0 && i+1 < len(rs) && unicode.IsLetter(rs[i+1]):
-			cur.WriteRune('\'')
-		case r == '.' && start >= 0 && i+1 < len(rs) && unicode.IsLetter(rs[i+1]) && unicode.IsLetter(rs[i-1]):
-			cur.WriteRune('.') // a name or an address: "Copy.AI", "example.com"
+			if start >= 0 {
+				spell(off)
+			}
+		case (r == '\'' || r == '’') && start >= 0 && unicode.IsLetter(next):
+			if r != '\'' {
+				spell(off)
+				cur.WriteRune('\'')
+			} else if !plain {
+				cur.WriteRune(r)
+			}
+		case r == '.' && start >= 0 && unicode.IsLetter(next) && unicode.IsLetter(prev):
+			// a name or an address: "Copy.AI", "example.com"
+			if !plain {
+				cur.WriteRune('.')
+			}
 		default:
-			flush(off)
+			if start >= 0 {
+				flush(off)
+			}
 		}
+		prev = r
 		off += size
 	}
-	flush(off)
+	if start >= 0 {
+		flush(len(text))
+	}
 	return ws
 }
 
-// splitWords cuts text into words and indexes them for cue lookups.
+// splitWords cuts text into words and finds every cue in them.
 func splitWords(text string) words {
 	ws := tokenize(text)
-	ws.byWord = make([]int, len(ws.w))
-	for i := range ws.byWord {
-		ws.byWord[i] = i
-	}
-	slices.SortFunc(ws.byWord, func(a, b int) int { return cmp.Or(strings.Compare(ws.w[a], ws.w[b]), cmp.Compare(a, b)) })
+	ws.hits = matchAll(ws)
 	return ws
-}
-
-// first is the index into byWord of the first word not before w.
-func (ws words) first(w string) int {
-	lo, _ := slices.BinarySearchFunc(ws.byWord, w, func(i int, w string) int { return strings.Compare(ws.w[i], w) })
-	return lo
 }
 
 // span is the text of words i..j (inclusive) as written.
