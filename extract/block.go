@@ -131,20 +131,20 @@ func LineBlocks(text string) []Block {
 			continue
 		}
 		indent := len(line) - len(trimmed)
+		// a heading or a table row is a block of one line
+		single := ""
 		switch {
 		case strings.HasPrefix(trimmed, "#"):
-			flush()
-			curBlock = Block{Box: BoxHeading}
-			cur = []string{line}
-			flush()
-			continue
+			single = BoxHeading
+		case strings.HasPrefix(trimmed, "|"):
+			single = BoxCell
 		case markdownItem(trimmed):
 			flush()
 			curBlock = Block{Box: BoxItem, Depth: 1 + indent/2}
-		case strings.HasPrefix(trimmed, "|"):
+		}
+		if single != "" {
 			flush()
-			curBlock = Block{Box: BoxCell}
-			cur = []string{line}
+			curBlock, cur = Block{Box: single}, []string{line}
 			flush()
 			continue
 		}

@@ -165,8 +165,27 @@ func aiUse(s *Site) AIUse {
 	default:
 		u.Verdict = AINoObjection
 	}
-	u.Why = aiWhy(u, total)
+	u.Why = aiWhy(u, total) + notReadForMeaning(s)
 	return u
+}
+
+// notReadForMeaning says, after a verdict's reason, how many of the
+// documents read are in a language whose terms we do not read: what they
+// say about AI is unknown to us, which the verdict must not hide.
+func notReadForMeaning(s *Site) string {
+	n := 0
+	for _, d := range s.Read {
+		if d.Role == RolePolicy && d.NotReadForMeaning {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " One document we read is in a language whose terms we do not read for meaning: what it says is not counted."
+	}
+	return fmt.Sprintf(" %d documents we read are in a language whose terms we do not read for meaning: what they say is not counted.", n)
 }
 
 // aiWhy says in one sentence what decided the verdict.

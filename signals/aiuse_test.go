@@ -3,6 +3,8 @@ package signals
 import (
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/sites"
 )
 
 // A Content-Signal line in the * group speaks for all only when no AI
@@ -36,5 +38,17 @@ func TestContentSignalInTheStarGroup(t *testing.T) {
 		if !strings.Contains(got[0].Says, c.says) {
 			t.Errorf("%s: says %q, want it to say %q", c.name, got[0].Says, c.says)
 		}
+	}
+}
+
+// A verdict does not hide a document whose terms we could not read for
+// meaning: its reason says so.
+func TestAIWhyNamesDocumentsNotReadForMeaning(t *testing.T) {
+	s := newSite(&sites.Site{Host: "x.test", URL: "https://x.test/"})
+	s.Batch, s.Robots.Outcome = "20261201T060000Z", "rules"
+	s.Read = []Document{{URL: "https://x.test/cgu", Role: RolePolicy, Language: "fr", NotReadForMeaning: true}}
+	u := aiUse(s)
+	if u.Verdict != AINoObjection || !strings.Contains(u.Why, "not read for meaning") {
+		t.Errorf("verdict %q why %q; want no objection found, saying one document was not read for meaning", u.Verdict, u.Why)
 	}
 }

@@ -55,9 +55,9 @@ func classify(p piece) (Sentence, bool) {
 	s := Sentence{Text: p.text, LeadIn: p.leadIn}
 	scrape, scrapeW, isScrape := firstHit(ws, scrapingCues)
 	ai, aiW, isAI := firstHit(ws, aiCues)
-	_, licW, isLic := firstHit(ws, licenceStrong)
-	_, weakW, isWeak := firstHit(ws, licenceWeak)
-	_, apiW, isAPI := firstHit(ws, apiCues)
+	lic, licW, isLic := firstHit(ws, licenceStrong)
+	weak, weakW, isWeak := firstHit(ws, licenceWeak)
+	api, apiW, isAPI := firstHit(ws, apiCues)
 	if !isScrape && !isAI && !isLic && !isWeak && !isAPI {
 		return s, false
 	}
@@ -67,9 +67,8 @@ func classify(p piece) (Sentence, bool) {
 	if isAI {
 		// AI named without a use of content for it ("our machine learning
 		// models") is about the service, not a rule about the site's content
-		_, w, ok := firstHit(ws, aiActionCues)
-		isAI = ok
-		aiW = w
+		h, w, ok := firstHit(ws, aiActionCues)
+		isAI, ai, aiW = ok, h, w
 	}
 	if !isScrape {
 		// robots and automated means count when the sentence speaks of
@@ -130,21 +129,22 @@ func classify(p piece) (Sentence, bool) {
 	}
 
 	var topicW string
+	var topicAt hit // where the topic's word stands: a long sentence is cut around it
 	switch {
 	case stance == Prohibits && isAI && aiAct:
-		s.Topic, topicW = TopicAI, aiW
+		s.Topic, topicW, topicAt = TopicAI, aiW, ai
 	case stance == Prohibits && isScrape:
-		s.Topic, topicW = TopicScraping, scrapeW
+		s.Topic, topicW, topicAt = TopicScraping, scrapeW, scrape
 	case isLic && (subject != SubjectSite || licenceShown(ws, stance)):
-		s.Topic, topicW = TopicLicence, licW
+		s.Topic, topicW, topicAt = TopicLicence, licW, lic
 	case isAPI && !third && (stance != Describes || apiShown(ws)):
-		s.Topic, topicW = TopicAPI, apiW
+		s.Topic, topicW, topicAt = TopicAPI, apiW, api
 	case isAI:
-		s.Topic, topicW = TopicAI, aiW
+		s.Topic, topicW, topicAt = TopicAI, aiW, ai
 	case isScrape:
-		s.Topic, topicW = TopicScraping, scrapeW
+		s.Topic, topicW, topicAt = TopicScraping, scrapeW, scrape
 	case isWeak && stance == Prohibits && aboutSite(ws):
-		s.Topic, topicW = TopicLicence, weakW
+		s.Topic, topicW, topicAt = TopicLicence, weakW, weak
 	default:
 		return s, false
 	}
@@ -162,13 +162,7 @@ func classify(p piece) (Sentence, bool) {
 	_, _, s.aboutContent = firstHit(ws, contentWords)
 	s.Score = score(s, isLic && licenceNamed(ws))
 	if utf8.RuneCountInString(s.Text) > maxQuoteRunes {
-		at := scrape
-		if s.Topic == TopicAI {
-			at = ai
-		} else if s.Topic != TopicScraping {
-			at = hit{i: firstIndex(ws, topicW)}
-		}
-		s.Text, s.CutBefore, s.CutAfter = clause(p.text, ws, at.i)
+		s.Text, s.CutBefore, s.CutAfter = clause(p.text, ws, topicAt.i)
 	}
 	return s, true
 }
@@ -456,19 +450,6 @@ func appendWord(list []string, w string) []string {
 		}
 	}
 	return append(list, w)
-}
-
-func firstIndex(ws words, span string) int {
-	if span == "" {
-		return 0
-	}
-	first := strings.ToLower(strings.Fields(span)[0])
-	for i, w := range ws.w {
-		if strings.HasPrefix(first, w) {
-			return i
-		}
-	}
-	return 0
 }
 
 // clause returns the part of a long sentence around word at that carries

@@ -143,7 +143,7 @@ var userCues = compile(
 // renewals and billing, its own automated decisions and moderation.
 var serviceCues = compile(
 	"we use|uses|may use|utilize|utilizes|employ|employs ~ ai|artificial|machine|automated|automatic|models|algorithms",
-	"our ai", "our models", "our own models", "ai features", "ai feature", "ai powered", "powered by ai", "ai companion", "ai assistant",
+	"our ai", "our models", "our own models", "ai features", "ai feature", "ai powered", "powered by ai", "ai assistant",
 	"we ~ train*", "to train our", "train* ~ our ~ model*", "automatically renew*", "auto renew*", "automatic renewal*", "recurring payment*", "renew automatically",
 	"automatically ~ charged|billed|renew*|create*|deducted|debited", "automated decision*", "automated processing", "automated individual", "profiling",
 	"automatically generated", "generated automatically", "automated tools", "automated systems to", "automated moderation", "our automated",
