@@ -57,8 +57,18 @@ func TestQuotesAsRead(t *testing.T) {
 	page := string(read(t, out, "sites/avis.test/index.html"))
 
 	figure := regexp.MustCompile(`(?s)<figure class="quote">.*?</figure>`)
+	// The answer block shows the reading in brief; the whole reading
+	// stands with each quote under its document.
+	docs := strings.Index(page, `id="read"`)
+	if docs < 0 {
+		t.Fatal("no documents section")
+	}
+	answer := figure.FindString(page[:docs])
+	if !strings.Contains(answer, `<span class="label">Read as:</span> prohibits or reserves`) || !strings.Contains(answer, `href="#read">how we read it</a>`) {
+		t.Errorf("the answer's quote does not say in brief how it was read, with a link to the whole reading:\n%s", answer)
+	}
 	var itemFig, clauseFig string
-	for _, f := range figure.FindAllString(page, -1) {
+	for _, f := range figure.FindAllString(page[docs:], -1) {
 		switch {
 		case strings.Contains(f, "use any robot") && itemFig == "":
 			itemFig = f

@@ -114,6 +114,9 @@ type quoteView struct {
 	Digest string // SHA-256 of the page as we saved it
 	ReadAt *date
 	ReadAs *readAs // how the terms reader read it, when it says
+	// Brief is set for the answer block: the reading in a few words and
+	// the evidence in one line; the whole reading stands under the document.
+	Brief bool
 }
 
 // readAs is how the terms reader read a quote (design §2.5.1), in words a
@@ -314,6 +317,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	}
 	v.MeaningDocs = len(v.Docs) - v.NotReadDocs
 	v.Answer, v.QuoteCount = answerQuotes(verified), len(verified)
+	for i := range v.Answer {
+		v.Answer[i].Brief = true
+	}
 	v.AI = aiOf(s.AIUse, robotsOnPage, fragments)
 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
