@@ -21,8 +21,8 @@ type Agent struct {
 }
 
 // ParserToken is the token as RFC 9309 parsers read it, in robots.txt and
-// when matching: its leading letters, "_" and "-" ("AI2Bot" reads as "AI").
-func (a Agent) ParserToken() string { return cutToken(a.Token) }
+// when matching ("AI2Bot" reads as "AI"): ProductToken of the token.
+func (a Agent) ParserToken() string { return ProductToken(a.Token) }
 
 // Categories are the agent categories, in the order pages list them.
 var Categories = []string{"ours", "search", "ai-training", "ai-assistant", "archive"}

@@ -136,21 +136,23 @@ func at(s string, i int) byte {
 	return 0
 }
 
-// agentValue is a user-agent line's value as RFC 9309 parsers read it: "*"
-// (also when words follow it, as Google reads "* bot"), or else the leading
-// run of letters, "_" and "-"; "AI2Bot" reads as "AI", "Googlebot/2.1" as
-// "Googlebot". grobotstxt itself keeps digits and other token characters, so
-// it would read "AI2Bot" whole; we hand it the cut value instead.
-func agentValue(v string) string {
+// ProductToken is how a name becomes a robots.txt product token, the one
+// rule for both sides of a match: a user-agent line's value, and the name
+// a crawler is asked about (our agents list, the robots command's -agent,
+// our own User-Agent header). RFC 9309 §2.2.1 allows only letters, "_" and
+// "-" in a product token, and Google's parser, whose rules grobotstxt
+// ports, reads a name up to the first other character: "AI2Bot" reads as
+// "AI", "img2dataset" as "img", "Googlebot/2.1" and
+// "crawlsignals/0.1 (+https://…)" as "Googlebot" and "crawlsignals".
+// grobotstxt itself keeps digits and other HTTP token characters, so
+// neither side is ever handed to it uncut. "*" (also when words follow it,
+// as Google reads "* bot") is the star. Surrounding space is ignored; a
+// name that starts with no token character has no token ("").
+func ProductToken(name string) string {
+	v := strings.TrimSpace(name)
 	if v == "*" || len(v) > 1 && v[0] == '*' && (v[1] == ' ' || v[1] == '\t') {
 		return "*"
 	}
-	return cutToken(v)
-}
-
-// cutToken is the leading run of characters RFC 9309 allows in a product
-// token: a-z, A-Z, "_" and "-".
-func cutToken(v string) string {
 	i := 0
 	for i < len(v) && isTokenChar(v[i]) {
 		i++
@@ -162,12 +164,10 @@ func isTokenChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
 }
 
-// Token is the bare product token of a User-Agent string: its first product
-// name, up to the version or comment ("crawlsignals/0.1 (+https://…)" gives
-// "crawlsignals"). Surrounding space is ignored. The matcher must be given
-// this, never the whole header: it compares the token to each user-agent
-// line as a whole word.
-func Token(userAgent string) string {
+// httpToken is the first product of a User-Agent string as RFC 9110 reads
+// it (digits and "." kept): only to tell a caller that ProductToken read
+// their name shorter than they wrote it.
+func httpToken(userAgent string) string {
 	s := strings.TrimSpace(userAgent)
 	i := 0
 	for i < len(s) && isHTTPTokenChar(s[i]) {

@@ -50,10 +50,16 @@ func RunCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "robots: -status %d is not an HTTP status\n", *status)
 		return 2
 	}
-	token := Token(*agent)
+	// The one rule the build reads user-agent lines and our agents list
+	// by: -agent AI2Bot asks what a crawler named AI2Bot is told, and RFC
+	// 9309 parsers read that name as "AI", as the site's page does.
+	token := ProductToken(*agent)
 	if token == "" {
-		fmt.Fprintf(stderr, "robots: -agent %q has no product token\n", *agent)
+		fmt.Fprintf(stderr, "robots: -agent %q has no product token (RFC 9309: it starts with a letter, \"_\" or \"-\")\n", *agent)
 		return 2
+	}
+	if h := httpToken(*agent); h != token {
+		fmt.Fprintf(stderr, "robots: -agent %s is read as the product token %q: RFC 9309 allows only letters, \"_\" and \"-\" in one\n", h, token)
 	}
 	name, urls := rest[0], rest[1:]
 	body, err := readInput(name, stdin)

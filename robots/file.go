@@ -85,7 +85,7 @@ func (g Group) Disallowed(n int) []string {
 type GroupAgent struct {
 	Line  int
 	Value string // as written
-	Token string // as RFC 9309 parsers read it: "*", or the leading letters, "_" and "-"
+	Token string // ProductToken of Value: "*", or the leading letters, "_" and "-"
 	Star  bool
 }
 
@@ -170,7 +170,7 @@ func Parse(body []byte) *File {
 				cur = &f.groups[len(f.groups)-1]
 				sawRule = false
 			}
-			v := agentValue(l.value)
+			v := ProductToken(l.value)
 			cur.Agents = append(cur.Agents, GroupAgent{Line: l.num, Value: l.value, Token: v, Star: v == "*"})
 			cur.LastLine = l.num
 			m.WriteString(l.key + ":" + v)
@@ -336,13 +336,13 @@ func (f *File) RuleAt(n int) (Rule, bool) {
 
 // GroupFor says which groups an agent follows: "own" and the indexes (into
 // Groups) of every group naming its product token, merged as RFC 9309
-// §2.2.1 says; else "star" and the "*" groups; else "none". token may be a
-// full User-Agent string: its product token is used.
+// §2.2.1 says; else "star" and the "*" groups; else "none". token may be
+// any name or a full User-Agent string: its ProductToken is used.
 func (f *File) GroupFor(token string) (kind string, groups []int) {
 	if f == nil {
 		return "none", nil
 	}
-	t := Token(token)
+	t := ProductToken(token)
 	if t != "" {
 		for i, g := range f.groups {
 			for _, a := range g.Agents {

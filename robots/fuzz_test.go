@@ -80,7 +80,7 @@ func FuzzAllowed(f *testing.F) {
 		// Our groups are the library's: it finds an own group exactly when
 		// we do.
 		if !d.Implicit {
-			tok := Token(token)
+			tok := ProductToken(token)
 			if tok == "" {
 				tok = noAgent
 			}

@@ -47,7 +47,7 @@ func TestGroupReading(t *testing.T) {
 		{"GPTBot", "https://e.test/public/x", true, 11},
 		{"GPTBot", "https://e.test/other", false, 4},
 		{"AI", "https://e.test/other", false, 4},
-		{"AI2Bot", "https://e.test/tmp/x", false, 9}, // no group can name AI2Bot: it follows "*"
+		{"AI2Bot", "https://e.test/tmp/x", false, 4}, // read as "AI", as line 3 is: its own group
 		{"googlebot", "https://e.test/tmp/x", false, 9},
 		{"someone", "https://e.test/tmp/x", false, 9},
 		{"someone", "https://e.test/x", true, 0},
@@ -134,8 +134,14 @@ func TestLooksLikeHTML(t *testing.T) {
 	}
 }
 
-func TestToken(t *testing.T) {
+func TestProductToken(t *testing.T) {
 	cases := map[string]string{
+		"AI2Bot":       "AI",
+		"Ai2Bot-Dolma": "Ai",
+		"img2dataset":  "img",
+		"bigsur.ai":    "bigsur",
+		"* bot":        "*",
+		"Foo_Bar-Baz":  "Foo_Bar-Baz",
 		"crawlsignals/0.1 (+https://crawlsignals.com)": "crawlsignals",
 		"GPTBot":                      "GPTBot",
 		"  Googlebot/2.1":             "Googlebot",
@@ -146,8 +152,8 @@ func TestToken(t *testing.T) {
 		"(comment)":                   "",
 	}
 	for in, want := range cases {
-		if got := Token(in); got != want {
-			t.Errorf("Token(%q) = %q, want %q", in, got, want)
+		if got := ProductToken(in); got != want {
+			t.Errorf("ProductToken(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -13,7 +13,7 @@ const matchHost = "http://robots.invalid"
 
 // noAgent stands in for an empty token: the library would match "" with a
 // user-agent line whose value has no token characters ("User-agent: 42");
-// a digit matches no line, as no line's value keeps digits (agentValue).
+// a digit matches no line, as no line's value keeps digits (ProductToken).
 const noAgent = "0"
 
 // Decision is how the file reads for one agent and URL.
@@ -59,7 +59,7 @@ func (f *File) decide(token, rawURL string, strategy grobotstxt.MatchStrategy) (
 	if f == nil {
 		f = Parse(nil)
 	}
-	t := Token(token)
+	t := ProductToken(token)
 	d.Group, _ = f.GroupFor(t)
 	d.Path = normalise(pathOf(rawURL), false)
 	if d.Path == "/robots.txt" {
