@@ -120,7 +120,8 @@ type Crawler struct {
 	cfg   Config
 	list  *sites.List
 	pacer *pacer
-	slots chan struct{} // one token per request in flight (Workers)
+	slots chan struct{}     // one token per request in flight (Workers)
+	stop  map[string]string // host of a blocked site → that site
 
 	// Set by Run for its batch: the answers of hosts shared by several
 	// sites, and how each site's evidence ended (see shared.go).
@@ -181,7 +182,17 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay),
+	// sites.Parse refuses a blocked site's host listed for another site;
+	// a list made otherwise still never reaches one (see follow).
+	stop := map[string]string{}
+	for _, s := range list.Sites {
+		if s.Blocked {
+			for _, h := range s.Hosts {
+				stop[h] = s.Host
+			}
+		}
+	}
+	return &Crawler{cfg: cfg, list: list, pacer: newPacer(cfg.MinDelay), stop: stop,
 		slots: make(chan struct{}, cfg.Workers), files: make(chan struct{}, cfg.Workers), held: make(chan struct{}, held)}, nil
 }
 

@@ -152,6 +152,10 @@ func (r *siteRun) follow(ctx context.Context, a *evidence.Address, isPage bool) 
 			}
 			return nil
 		}
+		if blocked := r.c.stop[host]; blocked != "" {
+			r.gap(a, evidence.ReasonAskedToStop, fmt.Sprintf("%s is a host of %s, which asked us to stop: no request is sent to it", host, blocked))
+			return nil
+		}
 		if why := r.down[host]; why != "" {
 			r.gap(a, evidence.ReasonStopped, why)
 			return nil

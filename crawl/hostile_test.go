@@ -506,6 +506,40 @@ func TestBlockedSiteNoRequest(t *testing.T) {
 	})
 }
 
+// A blocked site's host is never asked for another site either, even in a
+// list that did not come through sites.Parse (which refuses it): issue 24,
+// where Nordposten listed the blocked Sørbladet's host and its robots.txt
+// and terms were asked for.
+func TestBlockedSitesHostNotAskedForAnother(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		web := fstest.MapFS{
+			"nord.test/robots.txt": {Data: []byte("User-agent: *\nAllow: /\n")},
+			"nord.test/index.html": {Data: []byte("<!DOCTYPE html>\n<html lang=\"nb\"><head><title>N</title></head><body><main><p>Hei.</p></main>" +
+				"<footer><a href=\"https://sor.test/vilkar\">Vilkår</a></footer></body></html>\n")},
+			"sor.test/robots.txt":  {Data: []byte("User-agent: *\nAllow: /\n")},
+			"sor.test/vilkar.html": {Data: []byte("<!DOCTYPE html>\n<html lang=\"nb\"><head><title>V</title></head><body><p>Vilkår.</p></body></html>\n")},
+		}
+		list := listFrom(t, `
+[[site]]
+name = "Nordposten"
+url = "https://nord.test/"
+
+[[site]]
+name = "Sørbladet"
+url = "https://sor.test/"
+blocked = true
+blocked_since = "2026-11-15"
+`)
+		list.Sites[0].Hosts = append(list.Sites[0].Hosts, "sor.test") // past the loader
+		srv := newWeb(t, web)
+		r := crawlMemory(t, srv, list, nil, Config{})
+		if qs := r.requests("sor.test"); len(qs) != 0 {
+			t.Errorf("the blocked site's host was asked: %q", r.paths("sor.test"))
+		}
+		r.wantGap(t, "nord.test", "https://sor.test/vilkar", evidence.ReasonAskedToStop, "sor.test")
+	})
+}
+
 // Many hosts, few workers: a host waiting out its clock holds no worker, so
 // twenty sites on two workers take what one site takes, the politeness floor.
 func TestManyHostsFewWorkersKeepTheFloor(t *testing.T) {

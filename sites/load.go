@@ -67,6 +67,9 @@ type parser struct {
 	md    toml.MetaData
 	lines lineIndex
 	errs  []*Error
+	// hostLines is, per site in file order, the line each of its hosts is
+	// written on (the home host on its url line), for blockedHosts.
+	hostLines []map[string]int
 }
 
 func (p *parser) errorf(line int, format string, args ...any) {
@@ -120,7 +123,45 @@ func (p *parser) list(top map[string]toml.Primitive) *List {
 		p.cross(c, i, &s)
 		l.Sites = append(l.Sites, s)
 	}
+	p.blockedHosts(l.Sites)
 	return l
+}
+
+// blockedHosts refuses a host of a blocked site listed for another site.
+// A blocked site asked us to stop: no request may reach any of its hosts,
+// whichever site would ask (a shared legal host included). Rather than
+// crawl a host for one site and not for another, the list is refused, at
+// the line that lists it for the other site, so a person decides whose
+// host it is.
+func (p *parser) blockedHosts(ss []Site) {
+	owner := map[string]*Site{}
+	for i := range ss {
+		if ss[i].Blocked {
+			for _, h := range ss[i].Hosts {
+				if owner[h] == nil {
+					owner[h] = &ss[i]
+				}
+			}
+		}
+	}
+	if len(owner) == 0 {
+		return
+	}
+	for i := range ss {
+		if ss[i].Blocked || i >= len(p.hostLines) {
+			continue
+		}
+		for _, h := range ss[i].Hosts {
+			if b := owner[h]; b != nil {
+				since := ""
+				if b.BlockedSince != "" {
+					since = " since " + b.BlockedSince
+				}
+				p.errorf(p.hostLines[i][h], "hosts: %q is a host of %q (line %d), which is blocked (asked us to stop%s): no request may be sent to it for any site; remove it from this site, or from the blocked site if it is not theirs",
+					h, b.Name, b.Line, since)
+			}
+		}
+	}
 }
 
 func (p *parser) global(v toml.Primitive, g *Global) {
@@ -209,8 +250,11 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 		p.errorf(s.Line, "missing url in [[site]]%s", p.named(s.Name))
 	}
 
+	lines := map[string]int{}
+	p.hostLines = append(p.hostLines, lines)
 	if s.Host != "" {
 		s.Hosts = []string{s.Host}
+		lines[s.Host] = keyLine("url")
 	}
 	if v, ok := raw["hosts"]; ok {
 		for _, it := range p.strs(v, "hosts", base+".hosts") {
@@ -224,6 +268,7 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 				p.errorf(it.line, "hosts: %q is listed twice", h)
 			default:
 				s.Hosts = append(s.Hosts, h)
+				lines[h] = it.line
 			}
 		}
 	}

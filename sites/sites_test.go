@@ -274,6 +274,32 @@ blocked = "yes"
 			},
 		},
 		{
+			// Issue 24: a blocked site's host listed for another site
+			// (before or after it) would be asked for that site.
+			name: "host of a blocked site listed for another",
+			in: `[[site]]
+name = "Nordposten"
+url = "https://nord.test/"
+hosts = ["nord.test", "sor.test", "felles.test"]
+
+[[site]]
+name = "Sørbladet"
+url = "https://sor.test/"
+hosts = ["felles.test"]
+blocked = true
+blocked_since = "2026-11-15"
+
+[[site]]
+name = "Vestavind"
+url = "https://felles.test/"
+`,
+			want: []string{
+				`sites.toml:4: hosts: "felles.test" is a host of "Sørbladet" (line 6), which is blocked (asked us to stop since 2026-11-15): no request may be sent to it for any site; remove it from this site, or from the blocked site if it is not theirs`,
+				`sites.toml:4: hosts: "sor.test" is a host of "Sørbladet" (line 6), which is blocked (asked us to stop since 2026-11-15): no request may be sent to it for any site; remove it from this site, or from the blocked site if it is not theirs`,
+				`sites.toml:15: hosts: "felles.test" is a host of "Sørbladet" (line 6), which is blocked (asked us to stop since 2026-11-15): no request may be sent to it for any site; remove it from this site, or from the blocked site if it is not theirs`,
+			},
+		},
+		{
 			name: "approved addresses",
 			in: `[[site]]
 name = "A"
