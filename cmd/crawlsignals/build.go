@@ -50,10 +50,16 @@ func contentFS(dir string) fs.FS {
 
 // build derives every site's findings from evidence and writes the website.
 func build(ctx context.Context, e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) error {
+	_, err := buildSites(ctx, e, list, batches, content, out, baseURL)
+	return err
+}
+
+// buildSites is build, returning the findings it rendered.
+func buildSites(ctx context.Context, e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) ([]*signals.Site, error) {
 	all, err := signals.Build(list, batches, buildOptions(e, content))
 	if ctx.Err() != nil {
 		// Stopped (SIGINT, SIGTERM): the previous site stays as it was.
-		return fmt.Errorf("build interrupted before writing %s: %w", out, ctx.Err())
+		return nil, fmt.Errorf("build interrupted before writing %s: %w", out, ctx.Err())
 	}
 	if err != nil {
 		// A site whose evidence cannot be read is still shown, with what
@@ -62,10 +68,10 @@ func build(ctx context.Context, e *env, list *sites.List, batches string, conten
 	}
 	r, rerr := render.New()
 	if rerr != nil {
-		return rerr
+		return nil, rerr
 	}
 	if rerr := r.Build(out, render.Input{Sites: all, Content: content, Contact: list.Global.Contact, BaseURL: baseURL}); rerr != nil {
-		return rerr
+		return nil, rerr
 	}
 	read, gaps, open := 0, 0, 0
 	for _, s := range all {
@@ -77,9 +83,9 @@ func build(ctx context.Context, e *env, list *sites.List, batches string, conten
 	}
 	fmt.Fprintf(e.stdout, "built %s: %d sites, %d documents read, %d not read, %d open by design\n", out, len(all), read, gaps, open)
 	if err != nil {
-		return fmt.Errorf("some evidence could not be read (see above)")
+		return all, fmt.Errorf("some evidence could not be read (see above)")
 	}
-	return nil
+	return all, nil
 }
 
 // buildOptions reads PDFs in a child process of this very binary, so a

@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
-	"github.com/crawlsignals/crawlsignals/fixture"
-	"github.com/crawlsignals/crawlsignals/sites"
+	"github.com/crawlsignals/crawlsignals/internal/demo"
 )
 
 // demoDelay paces the demo: well under the 2 s floor, which is allowed
@@ -27,45 +29,24 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	started := time.Now()
-	srv, err := fixture.New(crawlsignals.FixtureWeb())
-	if err != nil {
-		return err
-	}
-	addr, roots, err := srv.StartTLS()
-	if err != nil {
-		return err
-	}
-	defer srv.Close()
-	fmt.Fprintf(e.stdout, "fixture web: %d hosts on %s (loopback only)\n", len(srv.Hosts()), addr)
-
-	list, err := sites.Parse("testdata/demo/sites.toml", crawlsignals.DemoSites())
-	if err != nil {
-		return err
-	}
-	resolve := map[string]string{}
-	for _, s := range list.Sites {
-		for _, h := range s.Hosts {
-			resolve[h] = addr
-		}
-	}
-	sum, err := crawlList(ctx, e, list, crawl.Config{
-		Batches: *batches, MinDelay: demoDelay, Resolve: resolve,
-		SitesFile: "testdata/demo/sites.toml (built in)", SitesSHA256: sha256Hex(crawlsignals.DemoSites()),
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots}),
-	}, nil)
+	got, err := demo.Crawl(ctx, crawl.Config{
+		Batches: *batches, MinDelay: demoDelay, Logger: e.log, Progress: e.stdout, PDFText: isolatedPDF(),
+	}, func(addr string, hosts int) {
+		fmt.Fprintf(e.stdout, "fixture web: %d hosts on %s (loopback only); %d batches, the web changes between them\n", hosts, addr, demo.Stages)
+	})
 	if err != nil {
 		return err
 	}
 	// The fixture server's own log is the judge: a site that asked us to
-	// stop got no request of any kind.
+	// stop got no request of any kind, in either batch.
 	blocked := map[string]bool{}
-	for _, s := range list.Sites {
+	for _, s := range got.List.Sites {
 		for _, h := range s.Hosts {
 			blocked[h] = blocked[h] || s.Blocked
 		}
 	}
 	sent := 0
-	for _, r := range srv.Log() {
+	for _, r := range got.Log {
 		if blocked[r.Host] {
 			sent++
 		}
@@ -78,15 +59,51 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 	if cfs == nil {
 		cfs = crawlsignals.Content()
 	}
-	if err := build(ctx, e, list, *batches, cfs, *out, *base); err != nil {
+	all, err := buildSites(ctx, e, got.List, *batches, cfs, *out, *base)
+	if err != nil {
 		return err
 	}
-	size, _ := dirSize(sum.Dir)
-	fmt.Fprintf(e.stdout, "demo done in %s: %d requests to the fixture web, batch %s (%.1f KB on disk)\n",
-		time.Since(started).Round(time.Millisecond), len(srv.Log()), sum.Dir, float64(size)/1000)
-	abs, _ := filepath.Abs(filepath.Join(*out, "index.html"))
-	fmt.Fprintf(e.stdout, "open %s, or run: crawlsignals serve -dir %s\n", abs, *out)
+	newest := got.Batches[len(got.Batches)-1]
+	size, _ := dirSize(*batches)
+	fmt.Fprintf(e.stdout, "demo done in %s: %d requests to the fixture web, newest batch %s (%.1f KB of evidence in %s)\n",
+		time.Since(started).Round(time.Millisecond), len(got.Log), newest.Dir, float64(size)/1000, *batches)
+	cases, err := demo.Cases(all)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "what changed between the two batches (the page changes/ lists it):\n")
+	for _, c := range cases {
+		fmt.Fprintf(e.stdout, "  %-13s %s: %s\n", c.Host, c.Shows, c.Says)
+	}
+	fmt.Fprintf(e.stdout, "to read the site, run: %s serve -dir %s\n", selfCommand(), *out)
+	fmt.Fprintf(e.stdout, "then open http://127.0.0.1:8080/ and http://127.0.0.1:8080/changes/\n")
 	return nil
+}
+
+// selfCommand is how the reader can run this binary again from where they
+// are: ./crawlsignals when it is in the current folder (make demo builds
+// it there), the bare name when the PATH finds this binary, its full path
+// otherwise, and go run when it is a go run binary that is already gone.
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "crawlsignals"
+	}
+	exe, _ = filepath.EvalSymlinks(exe)
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, exe); err == nil && filepath.Dir(rel) == "." {
+			return "./" + rel
+		}
+	}
+	if p, err := exec.LookPath("crawlsignals"); err == nil {
+		if p, _ = filepath.EvalSymlinks(p); p == exe {
+			return "crawlsignals"
+		}
+	}
+	if strings.Contains(exe, "go-build") {
+		return "go run ./cmd/crawlsignals"
+	}
+	return exe
 }
 
 func dirSize(dir string) (int64, error) {

@@ -71,7 +71,10 @@ func TestDemoEndToEnd(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "index.html", "requests to sites that asked us to stop: 0\n"} {
+	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "requests to sites that asked us to stop: 0\n",
+		"2 batches, the web changes between them", "avis.test     a crawler newly refused: CCBot: allowed → disallowed",
+		"kommune.test  a sentence of the terms changed: kommune.test/vilkar", "butikk.test   unchanged",
+		" serve -dir " + out + "\n", "http://127.0.0.1:8080/changes/"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, stdout)
 		}
@@ -102,7 +105,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		"kommune.test": "Automatisert innsamling av innhold fra nettstedet er ikke tillatt uten skriftlig samtykke.",
 	} {
 		files, _ := filepath.Glob(filepath.Join(dir, "batches", "*", site+".text.jsonl"))
-		if len(files) != 1 {
+		if len(files) != 2 { // one per batch of the demo
 			t.Errorf("%s: saved texts %v", site, files)
 			continue
 		}
@@ -117,7 +120,7 @@ func TestDemoEndToEnd(t *testing.T) {
 		t.Errorf("evidence verify: exit %d\n%s%s", code, stdout, stderr)
 	}
 	names, _ := filepath.Glob(filepath.Join(batches, "*", "kommune.test.warc.gz"))
-	if len(names) != 1 {
+	if len(names) != 2 {
 		t.Fatalf("WARC files: %v", names)
 	}
 	warc, _ := os.ReadFile(names[0])
