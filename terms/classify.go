@@ -56,10 +56,20 @@ func classify(p piece) (Sentence, bool) {
 	scrape, scrapeW, isScrape := firstHit(ws, scrapingCues)
 	ai, aiW, isAI := firstHit(ws, aiCues)
 	lic, licW, isLic := firstHit(ws, licenceStrong)
-	weak, weakW, isWeak := firstHit(ws, licenceWeak)
+	weak, weakW, isWeak, weakSite := firstWeak(ws)
 	api, apiW, isAPI := firstHit(ws, apiCues)
-	if !isScrape && !isAI && !isLic && !isWeak && !isAPI {
+	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) {
 		return s, false
+	}
+	// the lead-in and its own lead-in decide what an item means
+	var context, leadIn []words
+	for _, c := range []string{p.leadIn, p.parent} {
+		if c != "" {
+			context = append(context, splitWords(c))
+		}
+	}
+	if p.leadIn != "" {
+		leadIn = context[:1]
 	}
 	if isAI && !realAI(ws, ai) {
 		isAI = false
@@ -67,7 +77,7 @@ func classify(p piece) (Sentence, bool) {
 	if isAI {
 		// AI named without a use of content for it ("our machine learning
 		// models") is about the service, not a rule about the site's content
-		h, w, ok := firstHit(ws, aiActionCues)
+		h, w, ok := firstAction(ws)
 		isAI, ai, aiW = ok, h, w
 	}
 	if !isScrape {
@@ -84,6 +94,10 @@ func classify(p piece) (Sentence, bool) {
 	aiAct := isAI
 	if isLic || isWeak || isAPI {
 		_, _, off := firstHit(ws, licenceOffTopic)
+		for _, c := range context {
+			_, _, o := firstHit(c, licenceOffTopic)
+			off = off || o
+		}
 		_, _, marks := firstHit(ws, tradeMarks)
 		_, _, content := firstHit(ws, contentWords)
 		if off || marks && !content {
@@ -96,11 +110,8 @@ func classify(p piece) (Sentence, bool) {
 	if stance == "" || stance == Permits {
 		// a list's lead-in governs its items: a permission inside an item
 		// is an exception to the rule ("except that search engines may…")
-		for _, ctx := range []string{p.leadIn, p.parent} {
-			if ctx == "" {
-				continue
-			}
-			if st, w, _ := stanceOf(splitWords(ctx)); st == Prohibits {
+		for _, ctx := range context {
+			if st, w, _ := stanceOf(ctx); st == Prohibits {
 				stance, stanceW = Prohibits, w
 				break
 			}
@@ -117,9 +128,19 @@ func classify(p piece) (Sentence, bool) {
 			stanceW = ws.span(i, i)
 		}
 	}
+	_, svcW, svc := firstHit(ws, serviceCues)
+	if isAI && !svc {
+		// a company describing itself, or warning that output may be
+		// wrong, speaks of its own AI
+		if _, w, ok := firstHit(ws, disclaimerCues); ok {
+			svcW, svc = w, true
+		} else if w, ok := selfDescription(ws); ok {
+			svcW, svc = w, true
+		}
+	}
 	if actor == SubjectUser {
 		subject, subjectW = SubjectUser, stanceW
-	} else if _, w, ok := firstHit(ws, serviceCues); !readerBound && (ok || actor == SubjectService) {
+	} else if w, ok := svcW, svc; !readerBound && (ok || actor == SubjectService) {
 		subject, subjectW = SubjectService, w
 		if !ok {
 			subjectW = stanceW
@@ -137,13 +158,13 @@ func classify(p piece) (Sentence, bool) {
 		s.Topic, topicW, topicAt = TopicScraping, scrapeW, scrape
 	case isLic && (subject != SubjectSite || licenceShown(ws, stance)):
 		s.Topic, topicW, topicAt = TopicLicence, licW, lic
-	case isAPI && !third && (stance != Describes || apiShown(ws)):
+	case isAPI && !third && (stance != Describes || apiShown(ws, leadIn)):
 		s.Topic, topicW, topicAt = TopicAPI, apiW, api
 	case isAI:
 		s.Topic, topicW, topicAt = TopicAI, aiW, ai
 	case isScrape:
 		s.Topic, topicW, topicAt = TopicScraping, scrapeW, scrape
-	case isWeak && stance == Prohibits && aboutSite(ws):
+	case isWeak && stance == Prohibits && weakSite:
 		s.Topic, topicW, topicAt = TopicLicence, weakW, weak
 	default:
 		return s, false
@@ -231,9 +252,13 @@ func aboutSite(ws words) bool {
 
 // apiShown says whether a sentence that only describes an API speaks of
 // one the site offers.
-func apiShown(ws words) bool {
-	_, _, ok := firstHit(ws, apiOffered)
-	return ok
+func apiShown(ws words, context []words) bool {
+	for _, c := range append([]words{ws}, context...) {
+		if _, _, ok := firstHit(c, apiOffered); ok {
+			return true
+		}
+	}
+	return false
 }
 
 func wordIndex(ws words, w string) int {

@@ -179,6 +179,12 @@ var licenceOffTopic = compile(
 	"export*|import* ~ regulation*|laws|sanction*", "programvaren", "licensed application", "third party licen*",
 	"notice", "notices", "merknad*", "copyright owner*", "good faith", "liability", "liable", "indemnif*", "warrant*", "damages",
 	"virus*", "malware", "malicious", "in no event",
+	// a licence that is no permission to reuse anything: a driving licence
+	"driver* licen*", "driving licen*", "licen* plate*", "førerkort*",
+	// the rights of others, not the site's: a rule against infringing them
+	"person who owns", "owner* of the|that|such|this ~ material*|content|work*", "rights of ~ others|third|any person*",
+	"violat* ~ anyone*|others*|another*|third", "from third part*", "fra tredjepart*", "från tredje part*", "third party content", "third party material*",
+	"tredjeparts* ~ innhold|materiale|rettigheter", "garanter*", "confidential*", "konfidensiell*", "fortrolig*",
 )
 
 // siteObjects name the site's content or service as what a rule is about.
@@ -212,5 +218,5 @@ var contentWords = compile("content", "contents", "material", "materials", "data
 var allLists = []*cueList{
 	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
 	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
-	tradeMarks, contentWords, reservedCues, licenceNames,
+	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues,
 }

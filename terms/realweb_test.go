@@ -12,11 +12,10 @@ import (
 const realTerms = "../../shared/realweb/terms"
 
 // TestRealTerms scores the finder on forty real terms, licence and API
-// documents a careful reader labelled, in English and Norwegian. The
-// issue's bars are key-sentence recall 0.90, precision 0.80, objection
-// recall 0.90 and no decoy counted as an objection; precision stands at
-// 0.76 today, so this holds the floor reached (recall 0.95, precision 0.75,
-// objection recall 0.92, no decoy) and must be raised as it improves.
+// documents a careful reader labelled, in English and Norwegian, against
+// the bars: key-sentence recall 0.90, precision 0.80, objection
+// recall 0.90 and no decoy counted as an objection. (It reaches 0.97,
+// 0.83 and 0.95 today; the bars, not those figures, are what it holds.)
 func TestRealTerms(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(realTerms, "expected.json")); err != nil {
 		t.Skipf("labelled real terms not found at %s (%v): skipping", realTerms, err)
@@ -29,14 +28,14 @@ func TestRealTerms(t *testing.T) {
 	WriteReport(&b, ds, testing.Verbose())
 	t.Log("\n" + b.String())
 	tot := Totals(ds, "en", "nb")
-	if r := tot.Recall(); r < 0.95 {
-		t.Errorf("key-sentence recall %.2f, want at least 0.95", r)
+	if r := tot.Recall(); r < 0.90 {
+		t.Errorf("key-sentence recall %.2f, want at least 0.90", r)
 	}
-	if p := tot.Precision(); p < 0.75 {
-		t.Errorf("precision %.2f, want at least 0.75 (the issue's bar is 0.80)", p)
+	if p := tot.Precision(); p < 0.80 {
+		t.Errorf("precision %.2f, want at least 0.80", p)
 	}
-	if o := tot.ObjectionRecall(); o < 0.92 {
-		t.Errorf("objection recall %.2f, want at least 0.92", o)
+	if o := tot.ObjectionRecall(); o < 0.90 {
+		t.Errorf("objection recall %.2f, want at least 0.90", o)
 	}
 	if n := len(tot.DecoyObjections); n > 0 {
 		t.Errorf("%d decoys counted as objections: %q", n, tot.DecoyObjections)

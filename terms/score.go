@@ -56,8 +56,8 @@ type DocScore struct {
 	// DecoyObjections are decoys overlapped by an objecting quote.
 	DecoyObjections []string
 	// Noise are the quotes that overlap no label; Missed the key labels
-	// not found.
-	Noise, Missed []string
+	// not found, MayMissed the secondary ones.
+	Noise, Missed, MayMissed []string
 }
 
 // Score reads every document of a labelled folder and scores the finder.
@@ -145,6 +145,9 @@ func scoreDoc(file string, l Labelled, r Reading) DocScore {
 			}
 		}
 		if lab.Rank != "must" {
+			if !found {
+				d.MayMissed = append(d.MayMissed, lab.Topic+": "+lab.Text)
+			}
 			continue
 		}
 		d.Must++
@@ -290,6 +293,9 @@ func WriteReport(w io.Writer, ds []DocScore, verbose bool) {
 	for _, d := range ds {
 		for _, q := range d.Missed {
 			fmt.Fprintf(w, "\nMISSED %s: %.300s", d.File, q)
+		}
+		for _, q := range d.MayMissed {
+			fmt.Fprintf(w, "\nMISSED (may) %s: %.300s", d.File, q)
 		}
 		for _, q := range d.Noise {
 			fmt.Fprintf(w, "\nNOISE %s: %.300s", d.File, q)
