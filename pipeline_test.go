@@ -264,10 +264,10 @@ func TestGapReasonsInSignals(t *testing.T) {
 			t.Errorf("%s: gap %+v, want %s", c.url, g, c.reason)
 		}
 	}
-	if o := r.sites["nede.test"].Robots; o.Outcome != "disallow-all" || o.Status != 503 {
+	if o := r.sites["nede.test"].Robots; o.Outcome != "not-read" || o.Status != 503 {
 		t.Errorf("nede.test robots %+v", o)
 	}
-	if o := r.sites["stengt.test"].Robots; o.Outcome != "disallow-all" || o.Status != 403 {
+	if o := r.sites["stengt.test"].Robots; o.Outcome != "not-read" || o.Status != 403 {
 		t.Errorf("stengt.test robots %+v", o)
 	}
 	if o := r.sites["butikk.test"].Robots; o.Outcome != "none" || o.Status != 404 {

@@ -34,7 +34,7 @@ type Reason struct {
 func Reasons() []Reason {
 	return []Reason{
 		{ReasonRobotsDisallowed, "robots.txt disallows our crawler for this address, so we did not request it."},
-		{ReasonRobotsUnavailable, "robots.txt answered with a server error, a refusal, a challenge or not at all, so we treat everything on the host as disallowed."},
+		{ReasonRobotsUnavailable, "robots.txt was not read (it answered with a server error, a refusal or a challenge, or not at all), and our rule is then to read nothing else on the host: our choice, not something the site said."},
 		{ReasonRefused, "The page refused us (for example HTTP 401, 403 or 451)."},
 		{ReasonNotFound, "The page answered 404 or 410: the link is dead."},
 		{ReasonServerError, "The server answered with an error (5xx)."},

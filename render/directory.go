@@ -146,8 +146,10 @@ func outcomeWords(r signals.Robots) string {
 		return "rules"
 	case "none":
 		return "none (no file)"
-	case "disallow-all":
+	default:
 		switch {
+		case r.URL == "":
+			return "not read" // not asked for: a site that asked us to stop, or not crawled yet
 		case r.Reason == "bot-challenge" || (r.Status >= 200 && r.Status < 300):
 			return "not read (a challenge)"
 		case r.Status != 0:
@@ -155,7 +157,6 @@ func outcomeWords(r signals.Robots) string {
 		}
 		return "not read (no answer)"
 	}
-	return "not read"
 }
 
 // categoryLink is one entry of the list of categories above the table.

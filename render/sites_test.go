@@ -137,7 +137,7 @@ func directorySites() []*signals.Site {
 		OpenByDesign: signals.OpenVerdict{Why: "The site asked us to stop, so we read nothing."}}
 	down := &signals.Site{Host: "nede.test", Name: "Nede AS", URL: "https://nede.test/", Category: "other", Hosts: []string{"nede.test"},
 		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:03Z"), History: hist("20261201T060000Z"),
-		Robots: signals.Robots{Host: "nede.test", URL: "https://nede.test/robots.txt", Status: 503, Outcome: "disallow-all", Reason: "robots-unavailable",
+		Robots: signals.Robots{Host: "nede.test", URL: "https://nede.test/robots.txt", Status: 503, Outcome: "not-read", Reason: "robots-unavailable",
 			Meaning: "robots.txt answered HTTP 503, a server error, so we do not know what it says to any crawler.", Agents: unknownAgents(testAgents(false, 0))},
 		NotRead:      []signals.Gap{{URL: "https://nede.test/robots.txt", Reason: "robots-unavailable", Detail: "HTTP 503", FoundVia: "robots", Status: 503}},
 		AIUse:        signals.AIUse{Verdict: "unknown", Why: "robots.txt was not read (it answered HTTP 503), so we do not know what it says to any crawler."},

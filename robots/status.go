@@ -41,23 +41,27 @@ func FromStatus(status int) (Outcome, string) {
 func Challenged() (Outcome, string) { return DisallowAll, ReasonUnavailable }
 
 // StatusMeaning says in a sentence what a robots.txt status means for the
-// host (the site page prints it beside the status).
+// host (the robots command prints it beside the status). What RFC 9309
+// tells crawlers and what our crawler does are kept apart: reading nothing
+// else where RFC 9309 would let a crawler read everything is our rule, and
+// the sentence says so.
 func StatusMeaning(status int) string {
+	const ours = "; our crawler's rule is stricter: it reads nothing else on the host"
 	switch {
 	case status == 0:
-		return "robots.txt did not answer: everything on the host is treated as disallowed"
+		return "robots.txt did not answer: RFC 9309 tells a crawler to assume everything is disallowed, and our crawler reads nothing else on the host"
 	case status >= 200 && status <= 299:
 		return "robots.txt was read: its rules apply"
 	case status == 404 || status == 410:
 		return fmt.Sprintf("robots.txt answered %d: the host has none, so no rules apply", status)
 	case status >= 300 && status <= 399:
-		return fmt.Sprintf("robots.txt answered %d and did not lead to a file: everything on the host is treated as disallowed", status)
+		return fmt.Sprintf("robots.txt answered %d and did not lead to a file: RFC 9309 lets a crawler treat it as unavailable and read everything", status) + ours
 	case status >= 400 && status <= 499:
-		return fmt.Sprintf("robots.txt answered %d, a refusal: everything on the host is treated as disallowed", status)
+		return fmt.Sprintf("robots.txt answered %d, a refusal: RFC 9309 lets a crawler then read everything", status) + ours
 	case status >= 500 && status <= 599:
-		return fmt.Sprintf("robots.txt answered %d, a server error: everything on the host is treated as disallowed", status)
+		return fmt.Sprintf("robots.txt answered %d, a server error: RFC 9309 tells a crawler to assume everything is disallowed, and our crawler reads nothing else on the host", status)
 	}
-	return fmt.Sprintf("robots.txt answered %d, which is not a usable answer: everything on the host is treated as disallowed", status)
+	return fmt.Sprintf("robots.txt answered %d, which is not a usable answer: our crawler's rule is to read nothing else on the host", status)
 }
 
 // IsTextPlain says the Content-Type is text/plain, as RFC 9309 §2.3 asks

@@ -84,10 +84,10 @@ func aiUse(s *Site) AIUse {
 			u.Why = "The site asked us to stop, so we sent no request and do not know what its robots.txt says."
 		case s.Batch == "":
 			u.Why = "Not read yet."
-		case s.Robots.Status != 0:
-			u.Why = fmt.Sprintf("robots.txt was not read (it answered HTTP %d), so we do not know what it says to any crawler.", s.Robots.Status)
-		default:
+		case s.Robots.URL == "":
 			u.Why = "robots.txt was not read, so we do not know what it says to any crawler."
+		default:
+			u.Why = "robots.txt was not read (" + s.Robots.NotReadCause() + "), so we do not know what it says to any crawler."
 		}
 		return u
 	}

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -358,7 +359,13 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 				s.NotPublished = append(s.NotPublished, a.URL)
 			}
 		case evidence.OutcomeGap:
-			s.NotRead = append(s.NotRead, Gap{URL: a.URL, Reason: a.Reason, Detail: a.Detail, FoundVia: a.FoundVia, LinkText: a.LinkText, Status: a.Status})
+			detail := a.Detail
+			if a.Reason == evidence.ReasonRobotsUnavailable && a.FoundVia != "robots" {
+				if u, err := url.Parse(a.URL); err == nil {
+					detail = notReadGapDetail(strings.ToLower(u.Hostname()))
+				}
+			}
+			s.NotRead = append(s.NotRead, Gap{URL: a.URL, Reason: a.Reason, Detail: detail, FoundVia: a.FoundVia, LinkText: a.LinkText, Status: a.Status})
 		case evidence.OutcomeRead:
 			if a.FoundVia == "robots" {
 				continue // shown in the robots.txt section

@@ -77,7 +77,11 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 			r.Agents = append(r.Agents, agentOf(a, "none", boolPtr(true)))
 		}
 	default:
-		r.Meaning = notReadMeaning(hr)
+		// Whatever our crawler then did (read nothing else there), the file
+		// itself was not read: the export says so (design §6).
+		r.Outcome = OutcomeNotRead
+		r.Reason, r.Detail = notReadWhy(hr, addrs)
+		r.Meaning = notReadMeaning(r)
 		for _, a := range agents {
 			r.Agents = append(r.Agents, agentOf(a, "unknown", nil))
 		}
@@ -89,30 +93,81 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 // files are rare, and the page links the whole file.
 const MaxRobotsLines = 1000
 
+// The values of robots.outcome (design §6): what the file is, never what
+// our crawler did about it.
+const (
+	OutcomeRules   = "rules"    // 2xx, parsed
+	OutcomeNone    = "none"     // 404/410: no robots.txt
+	OutcomeNotRead = "not-read" // any other answer, a challenge, or none
+)
+
+// notReadWhy is the reason and detail of a robots.txt that was not read,
+// taken from the address of robots.txt itself: its gap says "HTTP 403" or
+// names the challenge, where the host's record adds what our crawler did
+// about it (older batches wrote "everything on the host is disallowed",
+// which reads as if the site had said it).
+func notReadWhy(hr evidence.HostRobots, addrs []evidence.Address) (reason, detail string) {
+	for _, a := range addrs {
+		if a.URL == hr.URL && a.FoundVia == "robots" && a.Outcome == evidence.OutcomeGap {
+			return a.Reason, a.Detail
+		}
+	}
+	d, _, _ := strings.Cut(hr.Detail, ": everything on the host is disallowed")
+	return hr.Reason, d
+}
+
+// NotReadCause says in a phrase why robots.txt was not read ("it answered
+// HTTP 403", "a bot challenge answered in its place (…)"), for the
+// sentences that say so.
+func (r Robots) NotReadCause() string {
+	s := r.Status
+	switch {
+	case r.Reason == evidence.ReasonBotChallenge:
+		return "a bot challenge answered in its place (" + r.Detail + ")"
+	case s >= 200 && s < 300:
+		return fmt.Sprintf("it answered HTTP %d with something we could not read as robots.txt (%s)", s, r.Detail)
+	case s >= 300 && s < 400:
+		return fmt.Sprintf("it answered HTTP %d and did not lead to a file within 5 redirects", s)
+	case s != 0:
+		return fmt.Sprintf("it answered HTTP %d", s)
+	case r.Detail != "":
+		return "it could not be fetched (" + r.Detail + ")"
+	}
+	return "it could not be fetched"
+}
+
 // notReadMeaning explains a robots.txt we could not read. What RFC 9309
 // tells other crawlers and what our crawler does are different questions
-// (design §2.3): we never know what such a file says to anyone.
-func notReadMeaning(hr evidence.HostRobots) string {
+// (design §2.3): we never know what such a file says to anyone, and that
+// we read nothing else on the host is our rule, said as ours.
+func notReadMeaning(r Robots) string {
 	const unknown = " so we do not know what it says to any crawler."
 	const another = " Another crawler, at another time, may get another answer."
-	switch s := hr.Status; {
+	lead := "robots.txt was not read: " + r.NotReadCause() + ","
+	switch s := r.Status; {
+	case r.Reason == evidence.ReasonBotChallenge:
+		return lead + unknown + " A challenge is not robots.txt; counting it as no answer, and so reading nothing else on the host, is our rule." + another
 	case s >= 200 && s < 300:
-		// A 2xx that is not a robots.txt we can read: a bot challenge in
-		// its place, or a body that cannot be decoded.
-		return fmt.Sprintf("robots.txt answered HTTP %d, but with something other than robots.txt in its place (%s),", s, hr.Detail) + unknown +
-			" Counting that as no answer, and so reading nothing else on the host, is our rule." + another
+		return lead + unknown + " Counting that as no answer, and so reading nothing else on the host, is our rule." + another
 	case s >= 300 && s < 400:
-		return fmt.Sprintf("robots.txt answered HTTP %d and did not lead to a file within 5 redirects (%s),", s, hr.Detail) + unknown +
+		return lead + unknown +
 			" RFC 9309 lets a crawler then treat the file as unavailable and read everything; our rule is stricter: we read nothing else on the host." + another
 	case s >= 400 && s < 500:
-		return fmt.Sprintf("robots.txt answered HTTP %d, a refusal,", s) + unknown +
+		return lead + unknown +
 			" RFC 9309 lets a crawler that gets a 4xx answer read everything; our rule is stricter: we read nothing else on a host that will not show us its robots.txt." + another
 	case s >= 500:
-		return fmt.Sprintf("robots.txt answered HTTP %d, a server error,", s) + unknown +
-			" RFC 9309 tells a crawler that gets a server error to assume everything on the host is disallowed, and so we read nothing else there." + another
+		return lead + unknown +
+			" RFC 9309 tells a crawler that gets a server error to assume everything on the host is disallowed; our rule follows it, and we read nothing else there." + another
 	}
-	return "robots.txt could not be fetched (" + hr.Detail + ")," + unknown +
-		" RFC 9309 tells a crawler that cannot reach robots.txt to assume everything on the host is disallowed, and so we read nothing else there." + another
+	return lead + unknown +
+		" RFC 9309 tells a crawler that cannot reach robots.txt to assume everything on the host is disallowed; our rule follows it, and we read nothing else there." + another
+}
+
+// notReadGapDetail is the detail of a gap on a host whose robots.txt was
+// not read: the cause is said once, in the robots.txt section and on the
+// robots.txt address itself, not again for every planned address.
+func notReadGapDetail(host string) string {
+	return "our rule: nothing on " + host + " is read when its robots.txt was not"
 }
 
 func boolPtr(b bool) *bool { return &b }

@@ -18,20 +18,30 @@ func TestRobotsMeaningWithoutRules(t *testing.T) {
 	}{
 		{evidence.HostRobots{Host: "a.test", Status: 404, Outcome: "none"}, []string{"No robots.txt (HTTP 404)"}, ""},
 		{evidence.HostRobots{Host: "a.test", Status: 503, Outcome: "disallow-all", Reason: "robots-unavailable"},
-			[]string{"answered HTTP 503", "do not know", "RFC 9309 tells a crawler that gets a server error to assume everything"}, "our rule"},
+			[]string{"answered HTTP 503", "do not know", "RFC 9309 tells a crawler that gets a server error to assume everything", "our rule follows it"}, "our rule is stricter"},
 		{evidence.HostRobots{Host: "a.test", Status: 403, Outcome: "disallow-all", Reason: "robots-unavailable"},
 			[]string{"answered HTTP 403", "do not know", "RFC 9309 lets a crawler that gets a 4xx answer read everything", "our rule is stricter"}, "assume everything"},
 		{evidence.HostRobots{Host: "a.test", Status: 429, Outcome: "disallow-all", Reason: "robots-unavailable"},
 			[]string{"answered HTTP 429", "our rule is stricter"}, "assume everything"},
 		{evidence.HostRobots{Host: "a.test", Status: 200, Outcome: "disallow-all", Reason: "bot-challenge", Detail: "a Cloudflare challenge (cf-mitigated: challenge)"},
-			[]string{"something other than robots.txt in its place (a Cloudflare challenge", "is our rule"}, ""},
+			[]string{"a bot challenge answered in its place (a Cloudflare challenge", "is our rule"}, "answered HTTP 200"},
 		{evidence.HostRobots{Host: "a.test", Outcome: "disallow-all", Reason: "robots-unavailable", Detail: "connection refused"},
-			[]string{"could not be fetched (connection refused)", "cannot reach robots.txt to assume everything"}, ""},
+			[]string{"could not be fetched (connection refused)", "cannot reach robots.txt to assume everything", "our rule"}, ""},
+		// An older batch's record, its detail saying what our crawler did as
+		// if the site had said it: the export keeps the cause alone.
+		{evidence.HostRobots{Host: "a.test", Status: 401, Outcome: "disallow-all", Reason: "robots-unavailable", Detail: "robots.txt answered HTTP 401: everything on the host is disallowed"},
+			[]string{"it answered HTTP 401", "RFC 9309 lets a crawler that gets a 4xx answer read everything", "our rule is stricter"}, "everything on the host is disallowed"},
 	}
 	for _, c := range cases {
 		r, err := robotsSection(nil, c.hr, nil)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if want := map[string]string{"none": OutcomeNone}[c.hr.Outcome]; want == "" && r.Outcome != OutcomeNotRead || want != "" && r.Outcome != want {
+			t.Errorf("HTTP %d: outcome %q", c.hr.Status, r.Outcome)
+		}
+		if strings.Contains(r.Detail, "everything on the host is disallowed") {
+			t.Errorf("HTTP %d: detail %q speaks of our rule as the site's", c.hr.Status, r.Detail)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(r.Meaning, w) {

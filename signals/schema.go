@@ -15,19 +15,20 @@ import (
 // schemaEnums lists the vocabularies, by JSON field name and the Go type
 // that holds the field.
 var schemaEnums = map[string][]any{
-	"Robots.outcome":       {"rules", "none", "disallow-all", "not-read"},
-	"Agent.group":          {"own", "star", "none", "unknown"},
-	"AIUse.verdict":        {AIRefused, AIPartlyRefused, AINoObjection, AIUnknown},
-	"IndexEntry.ai_use":    {AIRefused, AIPartlyRefused, AINoObjection, AIUnknown},
-	"BatchVerdicts.ai_use": {AIRefused, AIPartlyRefused, AINoObjection, AIUnknown},
-	"AISource.kind":        {"robots", "content-signal", "content-usage", "tdmrep", "x-robots-tag", "meta", "terms"},
-	"AISource.objects":     {ObjectsAll, ObjectsSome, ""},
-	"Document.role":        {RolePolicy, RoleHome, RoleListing, RoleFile},
-	"Document.found_via":   {"robots", "home", "footer", "hop", "well-known", "llms", "robots-named", "approved"},
-	"Quote.source":         {"found", "curated"},
-	"Diff.what":            {"robots", "document"},
-	"IndexEntry.agents":    {AgentAllowed, AgentDisallowed, AgentUnknown},
-	"BatchVerdicts.agents": {AgentAllowed, AgentDisallowed, AgentUnknown},
+	"Robots.outcome":            {OutcomeRules, OutcomeNone, OutcomeNotRead},
+	"IndexEntry.robots_outcome": {OutcomeRules, OutcomeNone, OutcomeNotRead},
+	"Agent.group":               {"own", "star", "none", "unknown"},
+	"AIUse.verdict":             {AIRefused, AIPartlyRefused, AINoObjection, AIUnknown},
+	"IndexEntry.ai_use":         {AIRefused, AIPartlyRefused, AINoObjection, AIUnknown},
+	"BatchVerdicts.ai_use":      {AIRefused, AIPartlyRefused, AINoObjection, AIUnknown},
+	"AISource.kind":             {"robots", "content-signal", "content-usage", "tdmrep", "x-robots-tag", "meta", "terms"},
+	"AISource.objects":          {ObjectsAll, ObjectsSome, ""},
+	"Document.role":             {RolePolicy, RoleHome, RoleListing, RoleFile},
+	"Document.found_via":        {"robots", "home", "footer", "hop", "well-known", "llms", "robots-named", "approved"},
+	"Quote.source":              {"found", "curated"},
+	"Diff.what":                 {"robots", "document"},
+	"IndexEntry.agents":         {AgentAllowed, AgentDisallowed, AgentUnknown},
+	"BatchVerdicts.agents":      {AgentAllowed, AgentDisallowed, AgentUnknown},
 }
 
 // Schema is the JSON Schema of v's type, with a title and an id.

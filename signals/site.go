@@ -137,7 +137,7 @@ type Robots struct {
 	Host              string   `json:"host"`
 	URL               string   `json:"url"`
 	Status            int      `json:"status"`
-	Outcome           string   `json:"outcome"` // rules | none | disallow-all | not-read
+	Outcome           string   `json:"outcome"` // rules | none | not-read: what the file is (design §6)
 	Reason            string   `json:"reason,omitempty"`
 	Detail            string   `json:"detail,omitempty"`
 	Meaning           string   `json:"meaning"` // the outcome in plain words
