@@ -345,6 +345,16 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", ls.Host, err))
 		}
+		if r.wholeLines != nil {
+			// As valid UTF-8, so that the lines a diff compares are the same
+			// whether they come from the WARC or from a derived file.
+			lines := make([]string, len(r.wholeLines))
+			for i, l := range r.wholeLines {
+				lines[i] = strings.ToValidUTF8(l, "\uFFFD")
+			}
+			texts[robotsTextKey(r.URL)] = pageText{sentences: lines}
+			r.wholeLines = nil // the texts keep them; the findings need not
+		}
 		if hr.Host == ls.Host {
 			s.Robots = r
 		} else {

@@ -113,7 +113,11 @@ func diff(old, cur *Site, oldTexts, curTexts func() map[string]pageText) *Change
 	if old.AIUse.Verdict != cur.AIUse.Verdict {
 		add(ChangeVerdict, "AI use: %s → %s", AIWord(old.AIUse.Verdict), AIWord(cur.AIUse.Verdict))
 	}
-	c.Diffs = append(c.Diffs, robotsDiffs(old, cur)...) // an array, never null, when nothing but items changed
+	rd, moved := robotsDiffs(old, cur, oldTexts, curTexts)
+	c.Diffs = append(c.Diffs, rd...) // an array, never null, when nothing but items changed
+	for _, u := range moved {
+		add(ChangeRobots, "%s changed, but no line was added or removed: lines moved, or only blank lines or spacing changed", u)
+	}
 	c.Diffs = append(c.Diffs, documentDiffs(old, cur, oldTexts, curTexts)...)
 	if len(c.Items) == 0 {
 		return nil

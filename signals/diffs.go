@@ -7,23 +7,51 @@ import "strings"
 const maxDiffLines = 20
 
 // robotsDiffs lists, for each host whose robots.txt was read in both
-// batches and changed, the lines added and removed (blank lines aside).
-func robotsDiffs(old, cur *Site) []Diff {
+// batches and changed, the lines added and removed (blank lines aside),
+// over the whole file however long: the page shows only its first
+// MaxRobotsLines, but a line moved beyond them has not been added, and a
+// Sitemap line still in the file has not been removed. The whole lines
+// are among each batch's texts, asked for only when some file changed.
+// unchanged lists the files that changed with no line added or removed
+// (lines moved, or blank lines and spacing alone).
+func robotsDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]pageText) (out []Diff, unchanged []string) {
 	before := map[string]Robots{}
 	for _, r := range append([]Robots{old.Robots}, old.OtherRobots...) {
 		before[r.URL] = r
 	}
-	var out []Diff
+	var oldTexts, curTexts map[string]pageText
 	for _, r := range append([]Robots{cur.Robots}, cur.OtherRobots...) {
 		o, ok := before[r.URL]
 		if !ok || o.SHA256 == "" || r.SHA256 == "" || o.SHA256 == r.SHA256 {
 			continue
 		}
-		if d := lineDiff(r.URL, "robots", o.Lines, r.Lines); d != nil {
+		if oldTexts == nil {
+			oldTexts, curTexts = oldTextsOf(), curTextsOf()
+		}
+		ol, ok1 := wholeRobotsLines(o, oldTexts)
+		cl, ok2 := wholeRobotsLines(r, curTexts)
+		if !ok1 || !ok2 {
+			continue // never a diff of the shown part as if it were the file
+		}
+		if d := lineDiff(r.URL, "robots", ol, cl); d != nil {
 			out = append(out, *d)
+		} else {
+			unchanged = append(unchanged, r.URL)
 		}
 	}
-	return out
+	return out, unchanged
+}
+
+// wholeRobotsLines are all the lines of a robots.txt as read in its batch:
+// from the batch's texts, or the shown lines when they are the whole file.
+func wholeRobotsLines(r Robots, texts map[string]pageText) ([]string, bool) {
+	if t, ok := texts[robotsTextKey(r.URL)]; ok {
+		return t.sentences, true
+	}
+	if len(r.Lines) == r.LineCount {
+		return r.Lines, true
+	}
+	return nil, false
 }
 
 // documentDiffs lists, for each document read in both batches whose text

@@ -2,6 +2,7 @@ package signals
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
@@ -56,9 +57,13 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 		for r.LineCount > 0 && strings.TrimSpace(file.Line(r.LineCount)) == "" {
 			r.LineCount-- // the newline that ends the file is not a line to show
 		}
-		for n := 1; n <= min(r.LineCount, MaxRobotsLines); n++ {
-			r.Lines = append(r.Lines, file.Line(n))
+		// The page shows the first MaxRobotsLines; a diff between batches
+		// reads the whole file (wholeLines), never the shown part alone.
+		r.wholeLines = make([]string, r.LineCount)
+		for n := 1; n <= r.LineCount; n++ {
+			r.wholeLines[n-1] = file.Line(n)
 		}
+		r.Lines = slices.Clone(r.wholeLines[:min(r.LineCount, MaxRobotsLines)])
 		if r.Truncated {
 			r.Meaning += " The file is longer than 500 KiB; like other RFC 9309 readers we read only the first 500 KiB."
 		}
@@ -90,8 +95,14 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 }
 
 // MaxRobotsLines is how many lines of a robots.txt a page shows; longer
-// files are rare, and the page links the whole file.
+// files are rare, and the page links the whole file. It limits what is
+// shown, never what is compared.
 const MaxRobotsLines = 1000
+
+// robotsTextKey is where a robots.txt's whole lines are kept among a
+// batch's page texts (and so in its derived texts file), for diffs: a key
+// no address can be, so no curated quote is checked against it.
+func robotsTextKey(url string) string { return "robots.txt lines " + url }
 
 // The values of robots.outcome (design §6): what the file is, never what
 // our crawler did about it.

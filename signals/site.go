@@ -158,6 +158,11 @@ type Robots struct {
 	// check each deciding line (at most MaxRobotsLines; LineCount is all).
 	Lines     []string `json:"lines,omitempty"`
 	LineCount int      `json:"line_count,omitempty"`
+
+	// wholeLines are all LineCount lines, for diffs between batches; set
+	// when derived from the WARC and kept among the batch's page texts
+	// (robotsTextKey), not in the findings.
+	wholeLines []string
 }
 
 // Group sums up one group of robots.txt.
