@@ -103,6 +103,8 @@ type row struct {
 	Read, Gaps, LookTwice               int
 	Blocked                             bool
 	ReadAt                              *date
+	Changed                             *date  // the newest batch that changed its findings
+	ChangedBatch                        string // that batch's name, the anchor on changes/
 	Search                              string // what the search box matches: name and hosts, lower case
 	AIRank, OpenRank                    int    // sort keys: the order the verdicts are explained in
 }
@@ -114,6 +116,9 @@ func rowOf(s *signals.Site) row {
 		Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
+	if c := s.LastChanged(); c != nil {
+		r.Changed, r.ChangedBatch = batchDate(*c), *c
+	}
 	hosts := s.Hosts
 	if !slices.Contains(hosts, s.Host) {
 		hosts = append([]string{s.Host}, hosts...)

@@ -134,9 +134,22 @@ func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
 			continue
 		}
 		title := fmt.Sprintf("%s changed on %s: %d %s", s.Host, d.Day(), len(c.Items), plural(len(c.Items), "change", "changes"))
-		out = append(out, entry("batch/"+c.Batch, title, strings.Join(c.Items, " ")+diffText(c.Diffs), d))
+		out = append(out, entry("batch/"+c.Batch, title, changeText(c.Items)+diffText(c.Diffs), d))
 	}
 	return out
+}
+
+// changeText is a change's items for a feed, one per line, so a reader
+// sees where one ends and the next begins.
+func changeText(items []string) string {
+	var b strings.Builder
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString("• " + it)
+	}
+	return b.String()
 }
 
 // diffText is a change's diffs as plain text for a feed: each file, then
@@ -226,7 +239,7 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	}
 	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use"}
 	head = append(head, crawlers...)
-	head = append(head, "read", "documents", "not_read", "open_by_design", "look_twice", "blocked", "batch", "read_at", "page", "signals")
+	head = append(head, "read", "documents", "not_read", "open_by_design", "look_twice", "blocked", "batch", "read_at", "last_changed", "page", "signals")
 	w.Write(head)
 	for _, s := range sorted {
 		verdicts := s.AgentVerdicts()
@@ -239,7 +252,7 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 			open = strconv.FormatBool(*v)
 		}
 		rec = append(rec, strconv.Itoa(len(s.Read)), strconv.Itoa(s.Documents()), strconv.Itoa(len(s.NotRead)), open,
-			strconv.Itoa(len(s.Contradictions)), strconv.FormatBool(s.Blocked), s.Batch, deref(s.ReadAt),
+			strconv.Itoa(len(s.Contradictions)), strconv.FormatBool(s.Blocked), s.Batch, deref(s.ReadAt), deref(s.LastChanged()),
 			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json"))
 		for i := range rec {
 			rec[i] = csvCell(rec[i])

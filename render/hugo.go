@@ -149,7 +149,10 @@ term = ["HTML"]
 	if err := writeFile(filepath.Join(dir, "content", "compare.md"), "+++\ntitle = \"Compare sites\"\ntype = \"compare\"\n+++\n"); err != nil {
 		return err
 	}
-	for _, v := range views() {
+	for _, v := range views("") {
+		if v.path == "changed/" {
+			continue // a synthetic directory has one batch: nothing changed
+		}
 		name := strings.ReplaceAll(strings.Trim(v.path, "/"), "/", "-")
 		key, value := "ai", strings.TrimPrefix(v.path, "ai/")
 		switch {

@@ -42,7 +42,7 @@ type Renderer struct {
 // pageTemplates are the page kinds; each is parsed with layout.html and
 // parts.html.
 var pageTemplates = []string{"index.html", "site.html", "page.html", "about.html", "contact.html", "owners.html",
-	"crawlers.html", "crawler.html", "compare.html"}
+	"crawlers.html", "crawler.html", "compare.html", "changes.html"}
 
 // New parses the embedded templates.
 func New() (*Renderer, error) {
@@ -242,7 +242,9 @@ func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*s
 		})
 	}
 	cmp := comparePage(sorted)
-	return append(jobs, func() error { return r.page(w, "compare.html", "compare/index.html", &cmp) })
+	changes := changesOf(sorted)
+	return append(jobs, func() error { return r.page(w, "compare.html", "compare/index.html", &cmp) },
+		func() error { return r.page(w, "changes.html", "changes/index.html", &changes) })
 }
 
 func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *url.URL) error {
@@ -295,7 +297,8 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 	for _, d := range dirs {
 		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, d.path())})
 	}
-	sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/")}, sitemapURL{Loc: abs(base, "compare/")})
+	sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/")}, sitemapURL{Loc: abs(base, "compare/")},
+		sitemapURL{Loc: abs(base, "changes/")})
 	for _, a := range robots.Agents() {
 		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/"+crawlerSlug(a.Token)+"/")})
 	}

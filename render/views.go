@@ -26,7 +26,9 @@ type view struct {
 	match                       func(*signals.Site) bool
 }
 
-func views() []view {
+// views are the prebuilt views; newest is the newest batch of the
+// directory, for the view of the sites it changed.
+func views(newest string) []view {
 	var out []view
 	for _, v := range signals.AIVerdicts {
 		code := v.Code
@@ -40,6 +42,8 @@ func views() []view {
 	}
 	out = append(out, view{"Not read by us", "gaps/", "With gaps", "Sites with addresses we could not read",
 		func(s *signals.Site) bool { return len(s.NotRead) > 0 }})
+	out = append(out, view{"Changes", "changed/", "In the newest batch", "Sites whose findings changed in the newest batch",
+		func(s *signals.Site) bool { c := s.LastChanged(); return c != nil && *c == newest }})
 	return out
 }
 
@@ -48,7 +52,11 @@ func views() []view {
 func viewPages(sorted []*signals.Site, all directory) ([]filterGroup, []directory) {
 	var groups []filterGroup
 	var pages []directory
-	for _, v := range views() {
+	newest := ""
+	for _, s := range sorted {
+		newest = max(newest, s.Batch)
+	}
+	for _, v := range views(newest) {
 		d := directory{Heading: v.heading, Filter: v.path, Generated: all.Generated, AllSites: all.AllSites, Categories: all.Categories}
 		for _, s := range sorted {
 			if v.match(s) {

@@ -30,6 +30,16 @@ type Diff struct {
 	MoreRemoved int      `json:"more_removed,omitempty"`
 }
 
+// LastChanged is the newest batch in which the site's findings changed, or
+// nil when none of the batches the build compares changed them.
+func (s *Site) LastChanged() *string {
+	if len(s.Changes) == 0 {
+		return nil
+	}
+	b := s.Changes[0].Batch // Changes are newest first
+	return &b
+}
+
 // Change kinds.
 const (
 	ChangeRobots    = "robots"

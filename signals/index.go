@@ -69,7 +69,7 @@ func NewIndex(all []*Site) Index {
 			Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
 			RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, Agents: s.AgentVerdicts(),
 			Read: len(s.Read), Documents: s.Documents(), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
-			LookTwice: len(s.Contradictions), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
+			LookTwice: len(s.Contradictions), LastChanged: s.LastChanged(), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
 		})
 	}
 	sort.SliceStable(idx.Sites, func(i, j int) bool { return idx.Sites[i].Name < idx.Sites[j].Name })

@@ -343,6 +343,10 @@ type IndexEntry struct {
 	NotRead      int               `json:"not_read"`
 	OpenByDesign *bool             `json:"open_by_design"`
 	LookTwice    int               `json:"look_twice"`
-	Blocked      bool              `json:"blocked"`
+	// LastChanged is the newest batch in which the site's findings changed
+	// (Site.Changes), or null when nothing changed in the batches the
+	// build compares (the newest MaxHistory).
+	LastChanged *string `json:"last_changed"`
+	Blocked     bool    `json:"blocked"`
 	Signals      string            `json:"signals"` // path of the site's signals.json
 }

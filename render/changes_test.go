@@ -1,0 +1,151 @@
+package render
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"strings"
+	"testing"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+)
+
+// changedSites is a directory of three sites read in three batches: one
+// whose robots.txt newly refuses CCBot and whose AI verdict changed in the
+// newest batch, one whose terms changed a batch earlier, and one that never
+// changed.
+func changedSites() []*signals.Site {
+	b1, b2, b3 := "20261115T060000Z", "20261122T060000Z", "20261129T060000Z"
+	hist := func(ai3 string, disallowed3 ...string) []signals.BatchVerdicts {
+		return []signals.BatchVerdicts{
+			{Batch: b1, AIUse: "no-objection-found", Disallowed: []string{}, Unknown: []string{}},
+			{Batch: b2, AIUse: "no-objection-found", Disallowed: []string{"GPTBot"}, Unknown: []string{}},
+			{Batch: b3, AIUse: ai3, Disallowed: disallowed3, Unknown: []string{}},
+		}
+	}
+	site := func(host, name string) *signals.Site {
+		return &signals.Site{Host: host, Name: name, URL: "https://" + host + "/", Category: "news", Hosts: []string{host},
+			Batch: b3, ReadAt: ptr("2026-11-29T06:00:01Z"),
+			Robots: signals.Robots{Host: host, URL: "https://" + host + "/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.", Agents: testAgents(true, 3)},
+			AIUse:  signals.AIUse{Verdict: "no-objection-found", Why: "Nothing objects."}, OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "No."}}
+	}
+	avis := site("avis.test", "Avisa")
+	avis.AIUse.Verdict = "partly-refused"
+	avis.History = hist("partly-refused", "GPTBot", "CCBot")
+	avis.Changes = []signals.Change{
+		{Batch: b3, Previous: b2, ReadAt: "2026-11-29T06:00:01Z", Items: []string{"robots.txt changed", "CCBot: allowed → disallowed", "AI use: no objection found → partly refused"},
+			Diffs: []signals.Diff{{URL: "https://avis.test/robots.txt", What: "robots", Added: []string{"User-agent: CCBot", "Disallow: /", "# a", "# b", "# c"}, Removed: []string{}, MoreAdded: 1}}},
+		{Batch: b2, Previous: b1, ReadAt: "2026-11-22T06:00:01Z", Items: []string{"GPTBot: allowed → disallowed"}},
+	}
+	kommune := site("kommune.test", "Kommunen")
+	kommune.History = hist("no-objection-found", "GPTBot")
+	kommune.Changes = []signals.Change{{Batch: b2, Previous: b1, ReadAt: "2026-11-22T06:00:01Z", Items: []string{"text changed: https://kommune.test/vilkar"},
+		Diffs: []signals.Diff{{URL: "https://kommune.test/vilkar", What: "document", Added: []string{"Ny setning om KI."}, Removed: []string{"Gammel setning om maskinlæring."}}}}}
+	shop := site("butikk.test", "Butikken")
+	shop.History = hist("no-objection-found", "GPTBot")
+	return []*signals.Site{avis, kommune, shop}
+}
+
+func TestChangesPage(t *testing.T) {
+	out := build(t, Input{Sites: changedSites()})
+	page := string(read(t, out, "changes/index.html"))
+	// Newest batch first; each batch lists the sites that changed in it, and only those.
+	i3, i2 := strings.Index(page, `id="batch-20261129T060000Z"`), strings.Index(page, `id="batch-20261122T060000Z"`)
+	if i3 < 0 || i2 < 0 || i3 > i2 {
+		t.Fatalf("batches not listed newest first (%d, %d)", i3, i2)
+	}
+	newest, older := page[i3:i2], page[i2:]
+	if strings.Contains(page, "butikk.test") || strings.Contains(page, "Butikken") {
+		t.Error("a site that never changed is listed on changes/")
+	}
+	if !strings.Contains(newest, ">Avisa</a>") || strings.Contains(newest, "Kommunen") || !strings.Contains(newest, "1 of 3 sites changed") {
+		t.Errorf("the newest batch should list Avisa alone:\n%s", newest)
+	}
+	for _, want := range []string{
+		`<strong>Newly refused by robots.txt:</strong> <a href="../crawlers/ccbot/"><code>CCBot</code></a>`,
+		`<strong>AI training:</strong> <span class="ai ai-no-objection-found">`, `→ <span class="ai ai-partly-refused">`,
+		`<ins><bdi>User-agent: CCBot</bdi></ins>`, `<ins><bdi># a</bdi></ins>`, `… and 3 more added`, // 3 shown, 2 cut + 1 counted before
+		`<li><bdi>CCBot: allowed → disallowed</bdi></li>`,
+	} {
+		if !strings.Contains(newest, want) {
+			t.Errorf("newest batch lacks %q", want)
+		}
+	}
+	if strings.Contains(newest, "# b") {
+		t.Error("changes/ shows more than the diff's first lines")
+	}
+	if strings.Contains(newest, "Let in again") {
+		t.Error("a crawler let in where none was")
+	}
+	if !strings.Contains(older, ">Kommunen</a>") || !strings.Contains(older, ">Avisa</a>") ||
+		!strings.Contains(older, `<del><bdi>Gammel setning om maskinlæring.</bdi></del>`) || !strings.Contains(older, `<ins><bdi>Ny setning om KI.</bdi></ins>`) ||
+		!strings.Contains(older, "2 of 3 sites changed") {
+		t.Errorf("the older batch should list both sites with the terms' sentences:\n%s", older)
+	}
+
+	// last_changed: the newest batch that changed the site, null when none.
+	var idx struct {
+		Sites []struct {
+			Host        string  `json:"host"`
+			LastChanged *string `json:"last_changed"`
+		} `json:"sites"`
+	}
+	if err := json.Unmarshal(read(t, out, "sites.json"), &idx); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"avis.test": "20261129T060000Z", "kommune.test": "20261122T060000Z", "butikk.test": ""}
+	for _, s := range idx.Sites {
+		got := ""
+		if s.LastChanged != nil {
+			got = *s.LastChanged
+		}
+		if got != want[s.Host] {
+			t.Errorf("sites.json %s last_changed = %q, want %q", s.Host, got, want[s.Host])
+		}
+	}
+	if !bytes.Contains(read(t, out, "sites.json"), []byte(`"last_changed": null`)) {
+		t.Error("sites.json: a site that never changed should have last_changed null")
+	}
+	rows, err := csv.NewReader(bytes.NewReader(read(t, out, "sites.csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := -1
+	for i, h := range rows[0] {
+		if h == "last_changed" {
+			col = i
+		}
+	}
+	if col < 0 {
+		t.Fatal("sites.csv has no last_changed column")
+	}
+	for _, r := range rows[1:] {
+		if r[col] != want[r[0]] {
+			t.Errorf("sites.csv %s last_changed = %q, want %q", r[0], r[col], want[r[0]])
+		}
+	}
+
+	// The view of the directory: the sites the newest batch changed.
+	view := string(read(t, out, "changed/index.html"))
+	if !strings.Contains(view, "avis.test/") || strings.Contains(view, `sites/kommune.test/"`) || strings.Contains(view, `sites/butikk.test/"`) {
+		t.Errorf("changed/ should list avis.test alone")
+	}
+	home := string(read(t, out, "index.html"))
+	if !strings.Contains(home, `href="./changed/"`) || !strings.Contains(home, `href="./changes/#batch-20261129T060000Z">changed 29 November 2026</a>`) {
+		t.Error("the directory links neither the view nor the change of a row")
+	}
+
+	// Feed entries list their items one per line.
+	var f struct {
+		Entries []struct {
+			Summary string `xml:"summary"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(read(t, out, "sites/avis.test/feed.xml"), &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Entries) == 0 || !strings.HasPrefix(f.Entries[0].Summary, "• robots.txt changed\n• CCBot: allowed → disallowed\n• AI use: no objection found → partly refused\n\nrobots.txt") {
+		t.Errorf("feed summary does not list one item per line: %q", f.Entries)
+	}
+}
