@@ -348,5 +348,5 @@ type IndexEntry struct {
 	// build compares (the newest MaxHistory).
 	LastChanged *string `json:"last_changed"`
 	Blocked     bool    `json:"blocked"`
-	Signals      string            `json:"signals"` // path of the site's signals.json
+	Signals     string  `json:"signals"` // path of the site's signals.json
 }
