@@ -306,6 +306,9 @@ var modalNegations = map[string]bool{
 // train"), or "" when it is no prohibition at all ("if you do not agree").
 func bindsWhom(ws words, h hit) string {
 	first := ws.w[h.i]
+	if (first == "without" || first == "uten") && h.i >= 2 && (ws.w[h.i-1] == "or" || ws.w[h.i-1] == "eller") && (ws.w[h.i-2] == "with" || ws.w[h.i-2] == "med") {
+		return "" // "with or without your consent": no condition at all
+	}
 	if first == "ikke" || first == "ikkje" || first == "inte" || first == "not" {
 		// "Vi inngår ikke …": the negation follows its verb and subject
 		for k := h.i - 1; k >= 0 && k >= h.i-2; k-- {
@@ -315,6 +318,16 @@ func bindsWhom(ws words, h hit) string {
 		}
 	}
 	if !modalNegations[first] {
+		// "provisions that would otherwise prohibit …": a hypothetical
+		// said of something else, not a rule
+		for k := h.i - 1; k >= 0 && k >= h.i-3; k-- {
+			if hypothetical[ws.w[k]] {
+				return ""
+			}
+			if !adverbs[ws.w[k]] {
+				break
+			}
+		}
 		return "reader"
 	}
 	// passive: "may not be copied", "kan ikke gjengis"; "may not be
@@ -366,6 +379,9 @@ func bindsWhom(ws words, h hit) string {
 	}
 	return "reader"
 }
+
+// hypothetical modals before a verb of prohibiting make it a supposition.
+var hypothetical = map[string]bool{"would": true, "could": true, "might": true, "ville": true, "kunne": true}
 
 // stateVerbs after "do not" state a fact rather than forbid an act.
 var stateVerbs = map[string]bool{"acquire": true, "have": true, "own": true, "need": true, "require": true, "receive": true, "obtain": true, "get": true, "agree": true, "apply": true, "guarantee": true}

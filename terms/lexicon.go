@@ -42,6 +42,10 @@ var scrapingCues = compile(
 	"systematisk* ~ hent*|innhent*|samle*|kopier*|last*|indsaml*|hämta*",
 	"hent*|innhent*|samle* ~ systematisk*", "ikke menneskelig*", "ikkje menneskeleg*",
 	"utvinningsverktøy*", "datainnsamlingsverktøy*",
+	// the database right's own words (EU Directive 96/9/EC, åndsverkloven
+	// § 43): extracting or re-using a substantial part of a database
+	"extract*|extraction|re use|reuse|re utili*|reutili* ~ substantial part*", "substantial part* ~ of ~ database*",
+	"uttrekk*|gjenbruk*|utnytt*|kopier* ~ vesentlig* del*", "vesentlig* del* ~ av ~ database*",
 )
 
 // robotCues name automated means that count only when the sentence also
@@ -185,6 +189,8 @@ var licenceOffTopic = compile(
 	"person who owns", "owner* of the|that|such|this ~ material*|content|work*", "rights of ~ others|third|any person*",
 	"violat* ~ anyone*|others*|another*|third", "from third part*", "fra tredjepart*", "från tredje part*", "third party content", "third party material*",
 	"tredjeparts* ~ innhold|materiale|rettigheter", "garanter*", "confidential*", "konfidensiell*", "fortrolig*",
+	// handing the contract itself to another party
+	"assign*|transfer* ~ these|this ~ terms|agreement|avtale*|vilkår*", "overdra* ~ avtale*|vilkår*|rettigheter ~ etter",
 )
 
 // siteObjects name the site's content or service as what a rule is about.
