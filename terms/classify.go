@@ -99,8 +99,9 @@ func classify(p piece) (Sentence, bool) {
 			off = off || o
 		}
 		_, _, marks := firstHit(ws, tradeMarks)
+		_, _, software := firstHit(ws, softwareCues)
 		_, _, content := firstHit(ws, contentWords)
-		if off || marks && !content {
+		if off || (marks || software) && !content {
 			isLic, isWeak, isAPI = false, false, false
 		}
 	}

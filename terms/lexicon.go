@@ -177,10 +177,9 @@ var weWords = map[string]bool{"we": true, "us": true, "vi": true, "oss": true, "
 // reuse of the site's content: infringement notices, software and app
 // licences, licences bought for features, trade marks, arbitrators.
 var licenceOffTopic = compile(
-	"infring*", "dmca", "copyright agent", "millennium copyright", "mobile software", "the software", "software licen*", "this software", "open source",
-	"compiled code", "app store", "eula", "end user licen*",
+	"infring*", "dmca", "copyright agent", "millennium copyright",
 	"virtual", "features", "feature", "purchase", "arbitrat*", "attorney", "export control*", "export law*",
-	"export*|import* ~ regulation*|laws|sanction*", "programvaren", "licensed application", "third party licen*",
+	"export*|import* ~ regulation*|laws|sanction*", "third party licen*",
 	"notice", "notices", "merknad*", "copyright owner*", "good faith", "liability", "liable", "indemnif*", "warrant*", "damages",
 	"virus*", "malware", "malicious", "in no event",
 	// a licence that is no permission to reuse anything: a driving licence
@@ -192,6 +191,12 @@ var licenceOffTopic = compile(
 	// handing the contract itself to another party
 	"assign*|transfer* ~ these|this ~ terms|agreement|avtale*|vilkår*", "overdra* ~ avtale*|vilkår*|rettigheter ~ etter",
 )
+
+// softwareCues mark a licence for software or an app; it is about the
+// site's content only when the sentence also speaks of content ("the
+// content, such as the software, text, photos …").
+var softwareCues = compile("mobile software", "the software", "software licen*", "this software", "open source", "compiled code", "app store", "eula",
+	"end user licen*", "programvaren", "licensed application")
 
 // siteObjects name the site's content or service as what a rule is about.
 var siteObjects = compile(
@@ -224,5 +229,5 @@ var contentWords = compile("content", "contents", "material", "materials", "data
 var allLists = []*cueList{
 	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
 	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
-	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues,
+	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues, softwareCues,
 }

@@ -51,6 +51,8 @@ func TestClassify(t *testing.T) {
 		{"nb database right", `<p>Det er ikke tillatt å gjøre uttrekk av vesentlige deler av databasen uten avtale med oss.</p>`, TopicScraping, Prohibits, SubjectSite, true, true},
 		{"en assignment of the contract", `<p>The Publisher may assign these Terms, including the licence you granted us, to a successor with or without your consent.</p>`, "", "", "", false, false},
 		{"en hypothetical prohibition", `<p>By training AI models on public posts from the forum, you waive any rules of your own website that would otherwise prohibit the same use of your pages.</p>`, TopicAI, Describes, SubjectUser, false, false},
+		{"en content listed with its software", `<p>Any reproduction of the content of the Application, such as the software, texts and photos, is prohibited without our written authorisation.</p>`, TopicLicence, Prohibits, SubjectSite, false, true},
+		{"en software licence alone", `<p>The software is licensed to you, not sold, and you may not redistribute the software to others.</p>`, "", "", "", false, false},
 		{"nb ban", `<p>Det er ikke tillatt å hente ut innhold fra nettstedet ved hjelp av roboter eller skrapere.</p>`, TopicScraping, Prohibits, SubjectSite, true, true},
 		{"nb lead-in", `<p>Som bruker godtar du å ikke:</p><ul><li>bruke datautvinning eller lignende verktøy på nettstedet.</li></ul>`, TopicScraping, Prohibits, SubjectSite, true, true},
 		{"nb licence", `<p>Dataene er publisert under Norsk lisens for offentlige data (NLOD) og kan fritt gjenbrukes.</p>`, TopicLicence, Permits, SubjectSite, false, true},
