@@ -136,7 +136,9 @@ func TestBlockedSiteIsNotReadAndNotOffered(t *testing.T) {
 func TestAIUseFromEverySignal(t *testing.T) {
 	r := crawlFixtureWeb(t)
 	feed := r.sites["feed.test"]
-	if feed.AIUse.Verdict == signals.AINoObjection || len(feed.AIUse.Refused) != 0 {
+	// robots.txt refuses none; the * group's ai-train=no, which every
+	// crawler reads, refuses them all (combined per crawler, design §2.8).
+	if feed.AIUse.Verdict != signals.AIRefused || len(feed.AIUse.RobotsRefused) != 0 || len(feed.AIUse.Refused) != len(feed.AIUse.Crawlers) {
 		t.Errorf("feed.test ai_use %+v", feed.AIUse)
 	}
 	if !hasSource(feed, "content-signal", signals.ObjectsAll) {
@@ -158,10 +160,10 @@ func TestAIUseFromEverySignal(t *testing.T) {
 			t.Errorf("%s: look twice missing: %+v", host, s.Contradictions)
 		}
 	}
-	// robots.txt alone refusing one crawler: partly, naming it; the terms
-	// of avis.test prohibit scraping for AI, which objects for all.
+	// robots.txt alone refusing one crawler names it; the terms of
+	// avis.test prohibit scraping for AI, which objects for all.
 	avis := r.sites["avis.test"]
-	if len(avis.AIUse.Refused) != 1 || avis.AIUse.Refused[0] != "GPTBot" || !hasSource(avis, "terms", signals.ObjectsAll) {
+	if len(avis.AIUse.RobotsRefused) != 1 || avis.AIUse.RobotsRefused[0] != "GPTBot" || !hasSource(avis, "terms", signals.ObjectsAll) {
 		t.Errorf("avis.test ai_use: %+v", avis.AIUse)
 	}
 	// An AI sentence that prohibits nothing is shown, deciding nothing.

@@ -19,6 +19,14 @@ type aiView struct {
 	Code, Why string
 	Refused   []string
 	Sources   []aiSourceView
+	// Crawlers are the AI training crawlers, each with the signals that
+	// object for it (design §2.8: the verdict is combined per crawler).
+	Crawlers []aiCrawlerView
+}
+
+type aiCrawlerView struct {
+	signals.AICrawler
+	Objections []link // each objecting signal, linked to its evidence
 }
 
 type aiSourceView struct {
@@ -49,6 +57,29 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 			sv.Evidence = linkTo(s.URL, shortURL(s.URL))
 		}
 		v.Sources = append(v.Sources, sv)
+	}
+	for _, c := range u.Crawlers {
+		cv := aiCrawlerView{AICrawler: c}
+		for _, i := range c.Objections {
+			if i < 0 || i >= len(v.Sources) {
+				continue
+			}
+			sv := v.Sources[i]
+			text := sv.KindWords
+			if sv.Kind == "robots" || sv.Kind == "content-signal" || sv.Kind == "content-usage" {
+				text = sv.Evidence.Text // "robots.txt line 12"
+				if sv.Kind != "robots" {
+					text = sv.KindWords + ", " + text
+				}
+			} else if sv.Term != "" {
+				text += " (" + sv.Term + ")"
+			}
+			if !sv.WholeSite {
+				text += ", in part"
+			}
+			cv.Objections = append(cv.Objections, link{Href: sv.Evidence.Href, Text: text})
+		}
+		v.Crawlers = append(v.Crawlers, cv)
 	}
 	return v
 }

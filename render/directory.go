@@ -112,7 +112,7 @@ type row struct {
 func rowOf(s *signals.Site) row {
 	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
 		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict,
-		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Refused) + len(s.AIUse.Allowed),
+		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Crawlers),
 		Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}

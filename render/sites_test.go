@@ -101,12 +101,16 @@ func fullSite() *signals.Site {
 		},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(true), Why: "Open API, feed or export and a stated licence, both quoted.", API: &api, Licence: &lic},
 		AIUse: signals.AIUse{Verdict: "refused", Why: "robots.txt disallows 1 of 2 AI training crawlers (GPTBot); a Content-Signal line objects; a sentence of the terms objects.",
-			Refused: []string{"GPTBot"}, Allowed: []string{"Google-Extended"},
+			Refused: []string{"GPTBot", "Google-Extended"}, RobotsRefused: []string{"GPTBot"}, RobotsAllowed: []string{"Google-Extended"},
 			Sources: []signals.AISource{
-				{Kind: "robots", Says: "Disallows / for GPTBot", URL: "https://kommune.test/robots.txt", Line: 9, Objects: "some"},
-				{Kind: "content-signal", Says: "Content-Signal: search=yes, ai-train=no (for *)", URL: "https://kommune.test/robots.txt", Line: 12, Objects: "all"},
-				{Kind: "tdmrep", Says: "Text and data mining rights reserved (header)", URL: "https://kommune.test/", Objects: "all"},
-				{Kind: "terms", Says: scraping.Text, URL: scraping.URL, Objects: "all", Term: "scraping ban"},
+				{Kind: "robots", Says: "Disallows / for GPTBot", URL: "https://kommune.test/robots.txt", Line: 9, Objects: "some", WholeSite: true},
+				{Kind: "content-signal", Says: "Content-Signal: search=yes, ai-train=no (for *)", URL: "https://kommune.test/robots.txt", Line: 12, Objects: "some", WholeSite: true},
+				{Kind: "tdmrep", Says: "Text and data mining rights reserved (header)", URL: "https://kommune.test/", Objects: "all", WholeSite: true},
+				{Kind: "terms", Says: scraping.Text, URL: scraping.URL, Objects: "all", Term: "scraping ban", WholeSite: true},
+			},
+			Crawlers: []signals.AICrawler{
+				{Agent: "GPTBot", Robots: "disallowed", Group: "own", Refused: true, Objections: []int{0, 2, 3}},
+				{Agent: "Google-Extended", Robots: "allowed", Group: "star", Refused: true, Objections: []int{1, 2, 3}},
 			}},
 		Signals: signals.Signals{
 			SecurityTxt:    &signals.SecurityTxt{URL: "https://kommune.test/.well-known/security.txt", Contact: []string{"mailto:sikkerhet@kommune.test", "https://kommune.test/sikkerhet"}, Expires: "2026-01-01T00:00:00Z", Expired: true},
@@ -146,7 +150,7 @@ func directorySites() []*signals.Site {
 		Batch: "20261101T060000Z", ReadAt: ptr("2026-11-01T06:00:00Z"), History: hist("20261101T060000Z"),
 		Robots:       signals.Robots{Host: "butikk.test", URL: "https://butikk.test/robots.txt", Status: 404, Outcome: "none", Meaning: "No robots.txt.", Agents: testAgents(true, 0)},
 		Read:         []signals.Document{{URL: "https://butikk.test/", FoundVia: "home", Role: "home", Status: 200, ReadAt: "2026-11-01T06:00:01Z"}},
-		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", Allowed: []string{"GPTBot", "Google-Extended"}},
+		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", RobotsAllowed: []string{"GPTBot", "Google-Extended"}},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "Licence stated, no official API found."}}
 	fresh := &signals.Site{Host: "ny.test", Name: "Østre register", URL: "https://ny.test/", Category: "public-sector", Hosts: []string{"ny.test"},
 		Robots: signals.Robots{Outcome: "not-read", Meaning: "Not read yet."},
@@ -155,13 +159,14 @@ func directorySites() []*signals.Site {
 		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:05Z"), History: hist("20261201T060000Z"),
 		Robots: signals.Robots{Host: "register.test", URL: "https://register.test/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.",
 			Agents: append(testAgents(true, 2), signals.Agent{Agent: "CCBot", Category: "ai-training", Group: "own", RootAllowed: ptr(false), Line: 7})},
-		AIUse: signals.AIUse{Verdict: "partly-refused", Why: "robots.txt disallows 1 of 3 AI training crawlers (CCBot).", Refused: []string{"CCBot"}, Allowed: []string{"GPTBot", "Google-Extended"},
-			Sources: []signals.AISource{{Kind: "robots", Says: "Disallows / for CCBot", URL: "https://register.test/robots.txt", Line: 7, Objects: "some"}}},
+		AIUse: signals.AIUse{Verdict: "partly-refused", Why: "robots.txt disallows 1 of 3 AI training crawlers (CCBot).", Refused: []string{"CCBot"}, RobotsRefused: []string{"CCBot"}, RobotsAllowed: []string{"GPTBot", "Google-Extended"},
+			Crawlers: []signals.AICrawler{{Agent: "GPTBot", Robots: "allowed"}, {Agent: "Google-Extended", Robots: "allowed"}, {Agent: "CCBot", Robots: "disallowed", Refused: true, Objections: []int{0}}},
+			Sources:  []signals.AISource{{Kind: "robots", Says: "Disallows / for CCBot", URL: "https://register.test/robots.txt", Line: 7, Objects: "some"}}},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "API found, licence not stated."}}
 	avis := &signals.Site{Host: "avis.test", Name: "avisa", URL: "https://avis.test/", Category: "news", Hosts: []string{"avis.test"},
 		Batch: "20261201T060000Z", ReadAt: ptr("2026-12-01T06:00:04Z"), History: hist("20261201T060000Z"),
 		Robots:       signals.Robots{Host: "avis.test", URL: "https://avis.test/robots.txt", Status: 200, Outcome: "rules", Meaning: "Rules.", Agents: testAgents(true, 3)},
-		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", Allowed: []string{"GPTBot", "Google-Extended"}},
+		AIUse:        signals.AIUse{Verdict: "no-objection-found", Why: "robots.txt lets every AI training crawler we report on read the home page, and nothing else we read objects to AI training.", RobotsAllowed: []string{"GPTBot", "Google-Extended"}},
 		OpenByDesign: signals.OpenVerdict{Verdict: ptr(false), Why: "Neither found."}}
 	return []*signals.Site{fullSite(), blocked, down, shop, fresh, register, avis}
 }

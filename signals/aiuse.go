@@ -7,15 +7,42 @@ import (
 )
 
 // AIUse answers the reader's first question, "does this site object to its
-// content being used to train AI?", from every signal we read (design §2.8).
+// content being used to train AI?", from every signal we read, combined per
+// crawler (design §2.8).
 type AIUse struct {
 	Verdict string `json:"verdict"` // one of the AIVerdicts codes
 	Why     string `json:"why"`
-	// Refused names the AI training crawlers of our agents list that the
-	// home host's robots.txt keeps from "/"; Allowed those it lets in.
-	Refused []string   `json:"refused_crawlers"`
-	Allowed []string   `json:"allowed_crawlers"`
-	Sources []AISource `json:"sources"`
+	// Refused names the AI training crawlers of our agents list that meet
+	// at least one objection covering the whole site, whichever signal it
+	// is (their robots.txt group, a Content-Signal line of the group they
+	// read, TDMRep, noai, the terms): see Crawlers for which.
+	Refused []string `json:"refused_crawlers"`
+	// RobotsAllowed and RobotsRefused are robots.txt's verdicts alone: the
+	// AI training crawlers the home host's robots.txt lets read "/", and
+	// those it keeps from it. A crawler robots.txt allows may still be
+	// refused by another signal.
+	RobotsAllowed []string `json:"robots_allowed_crawlers"`
+	RobotsRefused []string `json:"robots_refused_crawlers"`
+	// Crawlers are the AI training crawlers of our agents list, each with
+	// the signals that object for it; empty when robots.txt was not read.
+	Crawlers []AICrawler `json:"crawlers"`
+	Sources  []AISource  `json:"sources"`
+}
+
+// AICrawler is what one AI training crawler meets on the site (design
+// §2.8): robots.txt's verdict for it, the Content-Signal and Content-Usage
+// lines of the group it reads, and the site-wide signals.
+type AICrawler struct {
+	Agent string `json:"agent"`
+	// Robots is robots.txt's verdict for "/" on the home host (allowed or
+	// disallowed); Group the group it reads there (own, star or none).
+	Robots string `json:"robots"`
+	Group  string `json:"group"`
+	// Refused says an objection covering the whole site applies to it;
+	// Objections are the indexes, into Sources, of every signal that
+	// objects for it, for the whole site or a part.
+	Refused    bool  `json:"refused"`
+	Objections []int `json:"objections"`
 }
 
 // AISource is one signal about AI use, pointing at its evidence.
@@ -30,9 +57,15 @@ type AISource struct {
 	// or "AI/TDM reservation" ("curated" when a person marked it).
 	Term string `json:"term,omitempty"`
 	// Objects says whether the signal objects to AI training: "all" (for
-	// every AI training crawler), "some" (some crawlers, paths or media),
-	// or "" (it does not object: shown as a source, deciding nothing).
+	// every AI training crawler, the whole site), "some" (some crawlers,
+	// paths, hosts or media), or "" (it does not object: shown as a
+	// source, deciding nothing).
 	Objects string `json:"objects"`
+	// Crawlers are the AI training crawlers of our list it objects for;
+	// WholeSite says it objects for them on the whole site, not only on
+	// some paths, another host or for images.
+	Crawlers  []string `json:"crawlers"`
+	WholeSite bool     `json:"whole_site"`
 }
 
 // The AI use verdicts.
@@ -57,8 +90,8 @@ type Verdict struct {
 
 // AIVerdicts are the AI use verdicts in the order a reader meets them.
 var AIVerdicts = []Verdict{
-	{AIRefused, "Refused", "robots.txt keeps every AI training crawler we report on from the home page, or a signal (Content-Signal, Content-Usage, a TDMRep reservation, noai) or a prohibiting sentence of the terms objects to AI training for all."},
-	{AIPartlyRefused, "Partly refused", "Some of the AI training crawlers are kept out by robots.txt, or some signal objects for some crawlers, paths or media only."},
+	{AIRefused, "Refused", "Every AI training crawler we report on meets at least one objection covering the whole site, each by its own signals: the robots.txt group it reads keeps it from the home page, a Content-Signal or Content-Usage line of that group says no to AI training, or a site-wide signal objects (a TDMRep reservation, noai, a sentence of the terms that prohibits AI use, text and data mining, scraping or automated collection)."},
+	{AIPartlyRefused, "Partly refused", "Some AI training crawlers meet such an objection and others do not, or a signal objects only for some paths, another host of the site, or images."},
 	{AINoObjection, "No objection found", "robots.txt was read and nothing we read objects to AI training. This is not permission: silence is not consent, and pages we could not read may say otherwise."},
 	{AIUnknown, "Unknown", "robots.txt was not read (a server error, a refusal, a challenge, no answer, or the site asked us to stop), so we do not know what it says to any crawler."},
 }
@@ -73,10 +106,15 @@ func AIWord(code string) string {
 	return code
 }
 
-// aiUse combines the site's signals into its AI use verdict. It reads only
+// aiUse combines the site's signals into its AI use verdict, per crawler
+// (design §2.8): each AI training crawler of our list meets robots.txt's
+// verdict for it, the Content-Signal and Content-Usage lines of the group
+// it reads, and the site-wide signals (TDMRep, noai, the terms). Refused
+// when every one meets an objection covering the whole site; partly
+// refused when some signal objects for some crawler or part. It reads only
 // findings already derived (robots, signals, quotes), so it runs last.
 func aiUse(s *Site) AIUse {
-	u := AIUse{Refused: []string{}, Allowed: []string{}, Sources: []AISource{}}
+	u := AIUse{Refused: []string{}, RobotsAllowed: []string{}, RobotsRefused: []string{}, Crawlers: []AICrawler{}, Sources: []AISource{}}
 	if s.Blocked || s.Batch == "" || !robotsRead(s.Robots) {
 		u.Verdict = AIUnknown
 		switch {
@@ -91,42 +129,21 @@ func aiUse(s *Site) AIUse {
 		}
 		return u
 	}
-	byLine := map[int][]string{}
-	var lines []int
+	var crawlers []Agent // the AI training crawlers of the home host's table
 	for _, a := range s.Robots.Agents {
-		if a.Category != "ai-training" || a.RootAllowed == nil {
-			continue
+		if a.Category == "ai-training" && a.RootAllowed != nil {
+			crawlers = append(crawlers, a)
 		}
-		if *a.RootAllowed {
-			u.Allowed = append(u.Allowed, a.Agent)
-			continue
-		}
-		u.Refused = append(u.Refused, a.Agent)
-		if _, ok := byLine[a.Line]; !ok {
-			lines = append(lines, a.Line)
-		}
-		byLine[a.Line] = append(byLine[a.Line], a.Agent)
 	}
-	total := len(u.Allowed) + len(u.Refused)
-	robotsScope := ""
-	switch {
-	case total > 0 && len(u.Refused) == total:
-		robotsScope = ObjectsAll
-	case len(u.Refused) > 0:
-		robotsScope = ObjectsSome
+	all := make([]string, len(crawlers))
+	for i, a := range crawlers {
+		all[i] = a.Agent
 	}
-	for _, l := range lines {
-		u.Sources = append(u.Sources, AISource{Kind: "robots", URL: s.Robots.URL, Line: l, Objects: robotsScope,
-			Says: "Disallows / for " + strings.Join(byLine[l], ", ")})
-	}
-	if len(u.Refused) == 0 && total > 0 {
-		u.Sources = append(u.Sources, AISource{Kind: "robots", URL: s.Robots.URL,
-			Says: fmt.Sprintf("Lets all %d AI training crawlers we report on read /", total)})
-	}
+	u.Sources = append(u.Sources, robotsSources(s.Robots, crawlers, &u)...)
 	for _, r := range s.OtherRobots {
 		for _, a := range r.Agents {
 			if a.Category == "ai-training" && a.RootAllowed != nil && !*a.RootAllowed {
-				u.Sources = append(u.Sources, AISource{Kind: "robots", URL: r.URL, Line: a.Line, Objects: ObjectsSome,
+				u.Sources = append(u.Sources, AISource{Kind: "robots", URL: r.URL, Line: a.Line, Crawlers: []string{a.Agent},
 					Says: "Disallows / for " + a.Agent + " on " + r.Host})
 			}
 		}
@@ -135,8 +152,8 @@ func aiUse(s *Site) AIUse {
 	for _, r := range s.OtherRobots {
 		u.Sources = append(u.Sources, contentSignalSources(r, false)...)
 	}
-	u.Sources = append(u.Sources, tdmSources(s)...)
-	u.Sources = append(u.Sources, noAISources(s.Signals.Headers)...)
+	u.Sources = append(u.Sources, tdmSources(s, all)...)
+	u.Sources = append(u.Sources, noAISources(s.Signals.Headers, all)...)
 	// Sentences of the terms: a prohibition or reservation of scraping,
 	// automated collection, AI training or text and data mining of the
 	// site's content objects for every crawler (they all collect
@@ -146,27 +163,88 @@ func aiUse(s *Site) AIUse {
 		switch {
 		case !q.Verified:
 		case q.Objects != "":
-			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: q.Says(), URL: q.URL, Objects: ObjectsAll})
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: q.Says(), URL: q.URL, Crawlers: all, WholeSite: true})
 		case speaksOfAI(q):
 			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Says(), URL: q.URL})
 		}
 	}
 
-	all, some := false, false
-	for _, src := range u.Sources {
-		all = all || src.Objects == ObjectsAll
-		some = some || src.Objects == ObjectsSome
+	// Per crawler: the signals that object for it, and whether one covers
+	// the whole site.
+	refused, objected := 0, 0
+	for _, a := range crawlers {
+		c := AICrawler{Agent: a.Agent, Robots: a.Verdict(), Group: a.Group, Objections: []int{}}
+		for i, src := range u.Sources {
+			if slices.Contains(src.Crawlers, a.Agent) {
+				c.Objections = append(c.Objections, i)
+				c.Refused = c.Refused || src.WholeSite
+			}
+		}
+		if c.Refused {
+			refused++
+			u.Refused = append(u.Refused, a.Agent)
+		}
+		if len(c.Objections) > 0 {
+			objected++
+		}
+		u.Crawlers = append(u.Crawlers, c)
+	}
+	// A source's scope, for readers: for every crawler and the whole site,
+	// or for some.
+	for i := range u.Sources {
+		src := &u.Sources[i]
+		if src.Crawlers == nil {
+			src.Crawlers = []string{}
+		}
+		switch {
+		case len(src.Crawlers) == 0:
+			src.Objects = ""
+		case src.WholeSite && len(src.Crawlers) == len(crawlers):
+			src.Objects = ObjectsAll
+		default:
+			src.Objects = ObjectsSome
+		}
 	}
 	switch {
-	case all:
+	case len(crawlers) > 0 && refused == len(crawlers):
 		u.Verdict = AIRefused
-	case some:
+	case objected > 0:
 		u.Verdict = AIPartlyRefused
 	default:
 		u.Verdict = AINoObjection
 	}
-	u.Why = aiWhy(u, total) + notReadForMeaning(s)
+	u.Why = aiWhy(u, len(crawlers)) + notReadForMeaning(s)
 	return u
+}
+
+// robotsSources are the home robots.txt's verdicts for the AI training
+// crawlers: one source per deciding line that keeps some from "/" (each
+// covers the whole site for those crawlers), or one saying it lets them
+// all in. It fills the robots-only lists of u.
+func robotsSources(r Robots, crawlers []Agent, u *AIUse) []AISource {
+	byLine := map[int][]string{}
+	var lines []int
+	for _, a := range crawlers {
+		if *a.RootAllowed {
+			u.RobotsAllowed = append(u.RobotsAllowed, a.Agent)
+			continue
+		}
+		u.RobotsRefused = append(u.RobotsRefused, a.Agent)
+		if _, ok := byLine[a.Line]; !ok {
+			lines = append(lines, a.Line)
+		}
+		byLine[a.Line] = append(byLine[a.Line], a.Agent)
+	}
+	var out []AISource
+	for _, l := range lines {
+		out = append(out, AISource{Kind: "robots", URL: r.URL, Line: l, Crawlers: byLine[l], WholeSite: true,
+			Says: "Disallows / for " + strings.Join(byLine[l], ", ")})
+	}
+	if len(u.RobotsRefused) == 0 && len(crawlers) > 0 {
+		out = append(out, AISource{Kind: "robots", URL: r.URL,
+			Says: fmt.Sprintf("Lets all %d AI training crawlers we report on read /", len(crawlers))})
+	}
+	return out
 }
 
 // notReadForMeaning says, after a verdict's reason, how many of the
@@ -188,14 +266,15 @@ func notReadForMeaning(s *Site) string {
 	return fmt.Sprintf(" %d documents we read are in a language whose terms we do not read for meaning: what they say is not counted.", n)
 }
 
-// aiWhy says in one sentence what decided the verdict.
+// aiWhy says in one sentence what decided the verdict: how many crawlers
+// meet an objection, and which kinds of signal object.
 func aiWhy(u AIUse, total int) string {
 	var parts []string
-	switch {
-	case total > 0 && len(u.Refused) == total:
+	switch n := len(u.RobotsRefused); {
+	case total > 0 && n == total:
 		parts = append(parts, fmt.Sprintf("robots.txt disallows all %d AI training crawlers we report on", total))
-	case len(u.Refused) > 0:
-		parts = append(parts, fmt.Sprintf("robots.txt disallows %d of %d AI training crawlers (%s)", len(u.Refused), total, strings.Join(u.Refused, ", ")))
+	case n > 0:
+		parts = append(parts, fmt.Sprintf("robots.txt disallows %d of %d AI training crawlers (%s)", n, total, strings.Join(u.RobotsRefused, ", ")))
 	default:
 		parts = append(parts, "robots.txt lets every AI training crawler we report on read the home page")
 	}
@@ -206,8 +285,13 @@ func aiWhy(u AIUse, total int) string {
 			parts = append(parts, sourceWords[src.Kind]+" objects")
 		}
 	}
-	if u.Verdict == AINoObjection {
+	switch {
+	case u.Verdict == AINoObjection:
 		return parts[0] + ", and nothing else we read objects to AI training."
+	case u.Verdict == AIRefused && len(u.RobotsRefused) < total:
+		return strings.Join(parts, "; ") + fmt.Sprintf("; together, every one of the %d meets an objection.", total)
+	case u.Verdict == AIPartlyRefused && len(u.Refused) > 0:
+		return strings.Join(parts, "; ") + fmt.Sprintf("; together, %d of %d meet an objection covering the whole site.", len(u.Refused), total)
 	}
 	return strings.Join(parts, "; ") + "."
 }
@@ -246,11 +330,11 @@ func objectsNo(v string) bool {
 }
 
 // contentSignalSources lists a host's Content-Signal and Content-Usage
-// lines. A line objects for all when it stands in the * group or outside
-// any group and covers the whole host; otherwise for some. A crawler with
-// a group of its own does not read the * group (RFC 9309, 2.2.1), so a line
-// there objects for all only when no AI training crawler of our list has
-// one.
+// lines. A line objects for the AI training crawlers that read its group:
+// a crawler with a group of its own reads only that (RFC 9309, 2.2.1), any
+// other the * group; a line outside any group speaks for the whole host.
+// It covers the whole site when it is on the home host and not limited to
+// a path.
 func contentSignalSources(r Robots, home bool) []AISource {
 	var own []string // AI training crawlers that do not read the * group
 	for _, a := range r.Agents {
@@ -261,19 +345,15 @@ func contentSignalSources(r Robots, home bool) []AISource {
 	var out []AISource
 	for _, c := range r.ContentSignals {
 		src := AISource{Kind: strings.ToLower(c.Kind), URL: r.URL, Line: c.Line, Says: c.Kind + ": " + c.Text}
+		objects := false
 		for _, k := range trainKeys {
-			v, ok := c.Values[k]
-			if !ok || !objectsNo(v) {
-				continue
+			if v, ok := c.Values[k]; ok && objectsNo(v) {
+				objects = true
 			}
-			src.Objects = ObjectsSome
-			star := len(c.Agents) == 0
-			for _, a := range c.Agents {
-				star = star || a == "*"
-			}
-			if home && star && (c.Path == "" || c.Path == "/") && (len(c.Agents) == 0 || len(own) == 0) {
-				src.Objects = ObjectsAll
-			}
+		}
+		if objects {
+			src.Crawlers = readersOf(r, c)
+			src.WholeSite = home && (c.Path == "" || c.Path == "/")
 		}
 		if len(c.Agents) > 0 {
 			src.Says += " (for " + strings.Join(c.Agents, ", ") + ")"
@@ -286,20 +366,45 @@ func contentSignalSources(r Robots, home bool) []AISource {
 	return out
 }
 
-// tdmSources: the TDMRep statement that applies to the home page, and
-// reservations stated in headers or meta of other pages.
-func tdmSources(s *Site) []AISource {
+// readersOf lists the AI training crawlers of r's agents table that read
+// the group line c stands in (all of them for a line outside any group).
+func readersOf(r Robots, c ContentSignal) []string {
+	var out []string
+	for _, a := range r.Agents {
+		if a.Category != "ai-training" {
+			continue
+		}
+		reads := len(c.Agents) == 0
+		for _, g := range c.Agents {
+			switch {
+			case g == "*":
+				reads = reads || a.Group == "star"
+			case a.Group == "own" && strings.EqualFold(g, a.ParserToken):
+				reads = true
+			}
+		}
+		if reads {
+			out = append(out, a.Agent)
+		}
+	}
+	return out
+}
+
+// tdmSources: the TDMRep statement that applies to the home page (a
+// reservation covers the whole site for every crawler), and reservations
+// stated in headers or meta of other pages (a part of the site).
+func tdmSources(s *Site, crawlers []string) []AISource {
 	var out []AISource
 	if t := s.Signals.TDMReservation; t != nil {
 		src := AISource{Kind: "tdmrep", URL: t.URL, Record: t.Record, Says: "Text and data mining rights not reserved (" + t.Source + ")"}
 		if t.Reservation {
-			src.Objects, src.Says = ObjectsAll, "Text and data mining rights reserved ("+t.Source+")"
+			src.Crawlers, src.WholeSite, src.Says = crawlers, true, "Text and data mining rights reserved ("+t.Source+")"
 		}
 		out = append(out, src)
 	}
 	for _, h := range s.Signals.Headers {
 		if h.Name == "tdm-reservation" && strings.TrimSpace(h.Value) == "1" && !samePage(h.URL, s.URL) {
-			out = append(out, AISource{Kind: "tdmrep", URL: h.URL, Record: h.Record, Objects: ObjectsSome,
+			out = append(out, AISource{Kind: "tdmrep", URL: h.URL, Record: h.Record, Crawlers: crawlers,
 				Says: "Text and data mining rights reserved for this page (" + h.Source + " tdm-reservation: 1)"})
 		}
 	}
@@ -311,9 +416,10 @@ func samePage(a, b string) bool {
 }
 
 // noAISources finds noai and noimageai in X-Robots-Tag headers and robots
-// meta tags. "noai" for every crawler objects for all; for one named
-// crawler ("GPTBot: noai"), or for images only, for some.
-func noAISources(hs []HeaderSignal) []AISource {
+// meta tags. "noai" for every crawler objects for all of them; for one
+// named crawler ("GPTBot: noai") for that one; "noimageai" only for
+// images, a part.
+func noAISources(hs []HeaderSignal, crawlers []string) []AISource {
 	var out []AISource
 	for _, h := range hs {
 		kind := ""
@@ -325,28 +431,32 @@ func noAISources(hs []HeaderSignal) []AISource {
 		default:
 			continue
 		}
-		scope := ""
 		agent, directives, named := strings.Cut(h.Value, ":")
 		if !named || strings.ContainsAny(agent, ", ") {
 			directives, named = h.Value, false
 		}
-		for _, d := range strings.FieldsFunc(strings.ToLower(directives), func(r rune) bool { return r == ',' || r == ' ' }) {
-			switch d {
-			case "noai":
-				if !named {
-					scope = ObjectsAll
-				} else if scope == "" {
-					scope = ObjectsSome
-				}
-			case "noimageai":
-				if scope == "" {
-					scope = ObjectsSome
+		for_ := crawlers
+		if named {
+			for_ = nil
+			for _, c := range crawlers {
+				if strings.EqualFold(c, strings.TrimSpace(agent)) {
+					for_ = append(for_, c)
 				}
 			}
 		}
-		if scope != "" {
-			out = append(out, AISource{Kind: kind, URL: h.URL, Record: h.Record, Objects: scope, Says: h.Name + ": " + h.Value})
+		noai, noimage := false, false
+		for _, d := range strings.FieldsFunc(strings.ToLower(directives), func(r rune) bool { return r == ',' || r == ' ' }) {
+			noai = noai || d == "noai"
+			noimage = noimage || d == "noimageai"
 		}
+		if !noai && !noimage {
+			continue
+		}
+		src := AISource{Kind: kind, URL: h.URL, Record: h.Record, Says: h.Name + ": " + h.Value, Crawlers: for_, WholeSite: noai}
+		if named && len(for_) == 0 {
+			src.Crawlers = nil // a crawler not on our list: shown, deciding nothing for ours
+		}
+		out = append(out, src)
 	}
 	return out
 }

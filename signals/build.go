@@ -275,7 +275,7 @@ func newSite(ls *sites.Site) *Site {
 		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
 		Signals:  Signals{TDM: []TDMRep{}, Headers: []HeaderSignal{}},
 		Licences: []Licence{}, APIs: []APIEvidence{}, Contradictions: []Contradiction{}, Changes: []Change{}, History: []BatchVerdicts{},
-		AIUse: AIUse{Refused: []string{}, Allowed: []string{}, Sources: []AISource{}},
+		AIUse: AIUse{Refused: []string{}, RobotsAllowed: []string{}, RobotsRefused: []string{}, Crawlers: []AICrawler{}, Sources: []AISource{}},
 	}
 }
 

@@ -2,6 +2,7 @@ package signals
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -22,18 +23,19 @@ func contradictions(s *Site) []Contradiction {
 		}
 	}
 	u := s.AIUse
-	if len(u.Allowed) > 0 {
+	if len(u.RobotsAllowed) > 0 {
 		// robots.txt lets some AI training crawler in while another signal
-		// objects: one entry per kind of signal, each with what it says.
+		// objects for it: one entry per kind of signal, each with what it
+		// says.
 		let := fmt.Sprintf("robots.txt lets %d of %d AI training crawlers read the home page (%s)",
-			len(u.Allowed), len(u.Allowed)+len(u.Refused), shortList(u.Allowed, 4))
-		if len(u.Refused) == 0 {
-			let = fmt.Sprintf("robots.txt lets all %d AI training crawlers read the home page", len(u.Allowed))
+			len(u.RobotsAllowed), len(u.RobotsAllowed)+len(u.RobotsRefused), shortList(u.RobotsAllowed, 4))
+		if len(u.RobotsRefused) == 0 {
+			let = fmt.Sprintf("robots.txt lets all %d AI training crawlers read the home page", len(u.RobotsAllowed))
 		}
 		byKind := map[string][]string{}
 		var kinds []string
 		for _, src := range u.Sources {
-			if src.Kind == "robots" || src.Objects == "" {
+			if src.Kind == "robots" || src.Objects == "" || !slices.ContainsFunc(src.Crawlers, func(c string) bool { return slices.Contains(u.RobotsAllowed, c) }) {
 				continue
 			}
 			if _, ok := byKind[src.Kind]; !ok {
@@ -47,7 +49,7 @@ func contradictions(s *Site) []Contradiction {
 				Quotes: byKind[k]})
 		}
 	}
-	if len(u.Refused) > 0 && len(u.Allowed) == 0 && (len(s.Licences) > 0 || s.OpenByDesign.IsOpen()) {
+	if len(u.RobotsRefused) > 0 && len(u.RobotsAllowed) == 0 && (len(s.Licences) > 0 || s.OpenByDesign.IsOpen()) {
 		out = append(out, Contradiction{Kind: "robots-forbids-terms-allow",
 			What:   "robots.txt disallows every AI training crawler, while the pages we read state an open licence for the data.",
 			Quotes: licenceQuotes(s.Licences)})
