@@ -220,6 +220,29 @@ func (p *Page) Eval(ctx context.Context, expr string, out any) error {
 	return json.Unmarshal(res.Result.Value, out)
 }
 
+// Await evaluates a JavaScript expression whose value is a promise, waits
+// for it and decodes what it resolves to.
+func (p *Page) Await(ctx context.Context, expr string, out any) error {
+	var res struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		Exception *struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	if err := p.b.Call(ctx, p.session, "Runtime.evaluate", map[string]any{"expression": expr, "returnByValue": true, "awaitPromise": true}, &res); err != nil {
+		return err
+	}
+	if res.Exception != nil {
+		return fmt.Errorf("evaluate: %s %s", res.Exception.Text, res.Exception.Exception.Description)
+	}
+	return json.Unmarshal(res.Result.Value, out)
+}
+
 // Key sends one key press (for example "Tab") to the page.
 func (p *Page) Key(ctx context.Context, key string, code int) error {
 	for _, typ := range []string{"keyDown", "keyUp"} {
