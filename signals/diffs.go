@@ -97,7 +97,12 @@ func (p pageText) sentenceList() []string {
 
 // lineDiff compares two lists as multisets, keeping each list's order: a
 // line counts as added when the new list holds it more often than the old.
+// The lines both lists begin and end with are set aside first, so that of
+// a repeated line the copy that is new is the one listed: a group added
+// at the end ("User-agent: CCBot", "Disallow: /") shows in its own order,
+// not with an earlier group's "Disallow: /" standing for its own.
 func lineDiff(url, what string, old, cur []string) *Diff {
+	old, cur = trimCommon(old, cur)
 	count := func(lines []string) map[string]int {
 		m := map[string]int{}
 		for _, l := range lines {
@@ -132,4 +137,17 @@ func lineDiff(url, what string, old, cur []string) *Diff {
 		return nil
 	}
 	return d
+}
+
+// trimCommon drops the lines two lists share at their start and at their
+// end (blank lines and surrounding space aside, as lineDiff reads them).
+func trimCommon(old, cur []string) ([]string, []string) {
+	same := func(a, b string) bool { return strings.TrimSpace(a) == strings.TrimSpace(b) }
+	for len(old) > 0 && len(cur) > 0 && same(old[0], cur[0]) {
+		old, cur = old[1:], cur[1:]
+	}
+	for len(old) > 0 && len(cur) > 0 && same(old[len(old)-1], cur[len(cur)-1]) {
+		old, cur = old[:len(old)-1], cur[:len(cur)-1]
+	}
+	return old, cur
 }

@@ -82,3 +82,21 @@ func TestRobotsDiffWholeFile(t *testing.T) {
 		t.Errorf("short file: %+v", c)
 	}
 }
+
+// TestLineDiffOrder: a group added at the end of robots.txt is listed in
+// its own order, with its own "Disallow: /", not an earlier group's.
+func TestLineDiffOrder(t *testing.T) {
+	old := []string{"User-agent: GPTBot", "Disallow: /", "", "User-agent: *", "Allow: /"}
+	cur := []string{"User-agent: GPTBot", "Disallow: /", "", "User-agent: *", "Allow: /", "", "User-agent: CCBot", "Disallow: /"}
+	d := lineDiff("https://a.test/robots.txt", "robots", old, cur)
+	if d == nil {
+		t.Fatal("no diff")
+	}
+	if want := []string{"User-agent: CCBot", "Disallow: /"}; !slices.Equal(d.Added, want) || len(d.Removed) != 0 {
+		t.Errorf("added %q, removed %q; want added %q", d.Added, d.Removed, want)
+	}
+	// Lines that only moved stay no diff, wherever they stand.
+	if d := lineDiff("u", "robots", []string{"# a", "User-agent: *", "Disallow: /x", "# b"}, []string{"# b", "User-agent: *", "Disallow: /x", "# a"}); d != nil {
+		t.Errorf("moved lines are a diff: %+v", d)
+	}
+}
