@@ -104,9 +104,11 @@ func (l *headLimit) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// errStale marks a kept connection the server had closed before our request
-// reached it: nothing was answered, and the request goes again on a new
-// connection (as net/http's Transport does).
+// errStale marks a kept connection the server closed under our request:
+// nothing was answered. The request is not sent again here (net/http's
+// Transport would, at once): the server may have read it, so it counts as
+// sent, and whether and when it goes again is the pacer's to say (see
+// siteRun.ask), after the host's delay like any request.
 var errStale = errors.New("kept connection closed by the server")
 
 func (t *connTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -116,11 +118,10 @@ func (t *connTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if kc := t.take(key); kc != nil {
-		if !quiet(kc.conn) {
-			kc.conn.Close()
-		} else if resp, err := t.exchange(ctx, kc.conn, key, true, req); !errors.Is(err, errStale) {
-			return resp, err
+		if quiet(kc.conn) {
+			return t.exchange(ctx, kc.conn, key, true, req)
 		}
+		kc.conn.Close() // not sent: something is there, or the connection's end
 	}
 	conn, err := t.connect(ctx, req.URL.Scheme, req.URL.Hostname(), addr)
 	if err != nil {
@@ -158,7 +159,7 @@ func (t *connTransport) connect(ctx context.Context, scheme, host, addr string) 
 	}
 	cfg := t.tls.Clone()
 	cfg.ServerName = host
-	tc := tls.Client(conn, cfg)
+	tc := tls.Client(&recordConn{Conn: conn}, cfg)
 	hctx, cancel := context.WithTimeout(ctx, t.timeouts.TLS)
 	defer cancel()
 	if err := tc.HandshakeContext(hctx); err != nil {
@@ -295,7 +296,7 @@ func (b *connBody) end(atEOF bool) {
 	}
 	b.done = true
 	stopped := b.stop() // false: ctx ended, and its deadline may be set
-	clean := atEOF && b.keep && stopped && b.rd.br.Buffered() == 0
+	clean := atEOF && b.keep && stopped && b.rd.br.Buffered() == 0 && tlsDrained(b.conn)
 	if atEOF {
 		// A body at its end never reads again, so its reader can serve
 		// another exchange. One closed early may still be read (and fail

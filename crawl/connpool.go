@@ -26,6 +26,9 @@ func quiet(conn net.Conn) bool {
 	if tc, ok := conn.(*tls.Conn); ok {
 		conn = tc.NetConn()
 	}
+	if rc, ok := conn.(*recordConn); ok {
+		conn = rc.Conn
+	}
 	sc, ok := conn.(syscall.Conn)
 	if !ok {
 		return true // cannot tell (not a socket): as net/http would, use it

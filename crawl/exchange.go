@@ -79,8 +79,17 @@ func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host str
 		// than RobotsMaxAge): not asked again.
 		return r.reuse(a, rawURL, host, x, always)
 	}
-	for i := 0; ; i++ {
+	resent := false
+	for i := 0; ; {
 		ans, err := r.send(ctx, a, rawURL, host, always)
+		if err != nil && errors.Is(err, errStale) && !resent {
+			// A kept connection closed under the request: the server may
+			// have read it, so it was counted and recorded as sent. It goes
+			// once more, on a new connection, when the host's clock allows
+			// (send waits it like any request).
+			resent = true
+			continue
+		}
 		if err == nil || !errors.Is(err, errLocal) {
 			return ans, err
 		}
@@ -92,6 +101,7 @@ func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host str
 		if err := pause(ctx, localRetries[i]); err != nil {
 			return nil, err
 		}
+		i++
 	}
 }
 
