@@ -281,6 +281,19 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 		if err := c.resumeShared(dir, selected, done); err != nil {
 			return nil, err
 		}
+		// The interrupted run may have had a request on the wire to any
+		// host of a site it left unfinished, sent after the last write of
+		// any file (a kill leaves no trace of it), and ended only by the
+		// process's end: before this run started. So each such host's
+		// clock starts now, its end on the server's side allowed for.
+		resumed := time.Now().Add(hangUpGrace)
+		for _, s := range selected {
+			if !s.Blocked {
+				for _, h := range s.Hosts {
+					c.pacer.seed(h, resumed, time.Time{})
+				}
+			}
+		}
 	}
 	sum.Sites = append(sum.Sites, done...)
 	if c.cfg.Progress != nil {
