@@ -3,6 +3,7 @@ package crawlsignals_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -272,5 +273,76 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	opt.Fresh = true
 	if _, err := signals.Build(list, batches, opt); err == nil {
 		t.Error("a fresh build of a zeroed WARC reported no damage")
+	}
+}
+
+// Issue 24, item 5: one byte changed in a derived file (a quote's word) was
+// published as a verified quote. A derived file carries the digest of its
+// content; one that does not match is derived again from the evidence, and
+// CheckDerived (run by verify) names it.
+func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
+	list, err := sites.Parse("testdata/demo/sites.toml", crawlsignals.DemoSites())
+	if err != nil {
+		t.Fatal(err)
+	}
+	batches := filepath.Join(t.TempDir(), "batches")
+	crawlInto(t, copyHosts(t, "kommune.test", "data.kommune.test"), list, batches, "20261201T060000Z")
+	opt := signals.Options{Code: "test-1", Content: crawlsignals.Content()}
+	before, err := signals.Build(list, batches, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var quote string
+	for _, s := range before {
+		if s.Host == "kommune.test" && len(s.Quotes) > 0 {
+			quote = s.Quotes[0].Text
+		}
+	}
+	if quote == "" {
+		t.Fatal("kommune.test has no quote")
+	}
+	enc, _ := json.Marshal(quote)
+	enc = enc[1 : len(enc)-1]
+	changed := 0
+	for _, name := range []string{"kommune.test.json", "kommune.test.site.json", "kommune.test.texts.json"} {
+		path := filepath.Join(batches, "20261201T060000Z", signals.DerivedDir, name)
+		data, err := os.ReadFile(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // not kept for a site with one batch
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := bytes.Index(data, enc)
+		if i < 0 {
+			continue
+		}
+		// One letter of the quote's first word, the JSON still valid.
+		j := i + bytes.IndexFunc(enc, func(r rune) bool { return r >= 'a' && r <= 'y' })
+		data[j]++
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		changed++
+	}
+	if changed == 0 {
+		t.Fatalf("no derived file holds the quote %q", quote)
+	}
+	if errs := signals.CheckDerived(batches); len(errs) != changed {
+		t.Errorf("CheckDerived found %d changed files, want %d: %v", len(errs), changed, errs)
+	} else if !strings.Contains(errs[0].Error(), signals.DerivedDir) {
+		t.Errorf("CheckDerived does not name the file: %v", errs[0])
+	}
+	after, err := signals.Build(list, batches, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(before)
+	b, _ := json.Marshal(after)
+	if !bytes.Equal(a, b) {
+		t.Errorf("a build over a changed derived file differs from the evidence's findings:\n%s\n%s", a, b)
+	}
+	if errs := signals.CheckDerived(batches); len(errs) != 0 {
+		t.Errorf("after the build, derived files still changed: %v", errs)
 	}
 }

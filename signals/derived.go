@@ -34,7 +34,8 @@ import (
 const DerivedDir = ".derived"
 
 // derivedFormat changes whenever the layout of a derived file changes.
-const derivedFormat = 1
+// 2: the file carries the sha256 of its content (derivedEnvelope).
+const derivedFormat = 2
 
 // derivedKey says what a derived file was derived from and by what code.
 type derivedKey struct {
@@ -270,17 +271,88 @@ func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]pageTex
 	return texts, true
 }
 
+// A derived file is written as its content and the sha256 of the
+// content's bytes as written: {"sha256":"…","content":{…}}. A file whose
+// content does not match its digest (a byte changed, a file cut short or
+// put together from two) is not read, and is derived again from the
+// evidence like a missing one; JSON that still parses is no sign that it
+// says what was derived.
+type derivedEnvelope struct {
+	SHA256  string          `json:"sha256"`
+	Content json.RawMessage `json:"content"`
+}
+
+// readJSON reads a derived file into v; false when it is missing, does not
+// match its digest or does not decode.
 func readJSON(path string, v any) bool {
+	content, err := readDerived(path)
+	return err == nil && decodeOne(content, v) == nil
+}
+
+// errDerivedDigest marks a derived file whose content is not what was written.
+var errDerivedDigest = errors.New("does not match its sha256")
+
+// readDerived returns a derived file's content, checked against its digest.
+func readDerived(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return false
+		return nil, err
 	}
+	var env derivedEnvelope
+	if err := decodeOne(data, &env); err != nil {
+		return nil, fmt.Errorf("derived file %s: %w", path, err)
+	}
+	sum := sha256.Sum256(env.Content)
+	if env.SHA256 != hex.EncodeToString(sum[:]) {
+		return nil, fmt.Errorf("derived file %s: %w", path, errDerivedDigest)
+	}
+	return env.Content, nil
+}
+
+// decodeOne decodes data, which must hold exactly one JSON value, into v.
+func decodeOne(data []byte, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	if dec.Decode(v) != nil {
-		return false
+	if err := dec.Decode(v); err != nil {
+		return err
 	}
-	_, err = dec.Token()
-	return errors.Is(err, io.EOF)
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+// CheckDerived reads every derived file under batchesDir and returns one
+// error for each that is not as it was written (a byte changed since):
+// such a file is never used (the build derives it again), but a change to
+// a cache beside the evidence says something else writes there.
+func CheckDerived(batchesDir string) []error {
+	names, err := os.ReadDir(batchesDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []error{err}
+	}
+	var errs []error
+	for _, b := range names {
+		if !b.IsDir() {
+			continue
+		}
+		dir := filepath.Join(batchesDir, b.Name(), DerivedDir)
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			continue // none kept
+		}
+		for _, f := range files {
+			if !f.Type().IsRegular() || !strings.HasSuffix(f.Name(), ".json") {
+				continue
+			}
+			if _, err := readDerived(filepath.Join(dir, f.Name())); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errs
 }
 
 // saveDerived writes a site's derived files, texts first, so that findings
@@ -314,10 +386,17 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 // so a reader never sees half a file. A cache needs no fsync: a file lost
 // in a crash is derived again.
 func writeJSONAtomic(path string, v any) error {
-	data, err := json.Marshal(v)
+	content, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
+	sum := sha256.Sum256(content)
+	data := make([]byte, 0, len(content)+100)
+	data = append(data, `{"sha256":"`...)
+	data = hex.AppendEncode(data, sum[:])
+	data = append(data, `","content":`...)
+	data = append(data, content...)
+	data = append(data, '}')
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
