@@ -2,11 +2,15 @@ package crawlsignals_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -94,6 +98,95 @@ category = "news"
 		}
 		if len(digests) != 2 || digests["nord.test"] == "" || digests["nord.test"] != digests["sor.test"] {
 			t.Errorf("read %s per site (sha256): %v; want both papers, one digest", page, digests)
+		}
+	})
+}
+
+// Issue 24, item 4: a site whose shared records are stored by the other
+// site kept its documents read, from its derived findings, after that
+// WARC was gone; and the error did not name it. The derived key covers
+// every WARC the findings read.
+func TestDerivedFindingsOfSharedRecordsGoWithTheirWARC(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, err := fixture.New(crawlsignals.FixtureWeb())
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := sites.Parse("group.toml", []byte(`[[site]]
+name = "Nordposten"
+url = "https://nord.test/"
+hosts = ["info.fjordmedia.test"]
+category = "news"
+
+[[site]]
+name = "Sørbladet"
+url = "https://sor.test/"
+hosts = ["info.fjordmedia.test"]
+category = "news"
+`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := t.TempDir()
+		c, err := crawl.New(crawl.Config{Batches: batches, Batch: "20261201T060000Z", Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Run(t.Context(), nil); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(batches, "20261201T060000Z")
+		// Which paper points at the other's WARC for the shared page.
+		pointer, storer := "", ""
+		for _, host := range []string{"nord.test", "sor.test"} {
+			m, err := evidence.ReadManifest(filepath.Join(dir, host+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, a := range m.Addresses {
+				for _, x := range a.Exchanges {
+					if x.StoredBy != "" && x.StoredBy != host {
+						pointer, storer = host, x.StoredBy
+					}
+				}
+			}
+		}
+		if pointer == "" {
+			t.Fatal("no record is stored by the other site")
+		}
+		opt := signals.Options{Code: "test-1"}
+		if _, err := signals.Build(list, batches, opt); err != nil {
+			t.Fatal(err)
+		}
+		gone := filepath.Join(dir, storer+".warc.gz")
+		if err := os.Rename(gone, gone+".moved"); err != nil {
+			t.Fatal(err)
+		}
+		warm, werr := signals.Build(list, batches, opt)
+		opt.Fresh = true
+		fresh, ferr := signals.Build(list, batches, opt)
+		if werr == nil || ferr == nil {
+			t.Fatalf("builds without %s: warm %v, fresh %v", gone, werr, ferr)
+		}
+		for _, s := range warm {
+			if s.Host != pointer {
+				continue
+			}
+			for _, f := range fresh {
+				if f.Host == pointer && len(s.Read) != len(f.Read) {
+					t.Errorf("%s: a warm build shows %d documents read, a fresh one %d", pointer, len(s.Read), len(f.Read))
+				}
+			}
+		}
+		// The pointing site's own error names the missing file.
+		named := false
+		for _, line := range strings.Split(werr.Error(), "\n") {
+			if strings.HasPrefix(line, pointer+":") && strings.Contains(line, storer) {
+				named = true
+			}
+		}
+		if !named {
+			t.Errorf("no error of %s names %s: %v", pointer, gone, werr)
 		}
 	})
 }

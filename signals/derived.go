@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -45,6 +46,11 @@ type derivedKey struct {
 	// record read and its payload digest; WARCSize the size of the WARC.
 	Manifest string `json:"manifest_sha256"`
 	WARCSize int64  `json:"warc_size"`
+	// Stored covers the other WARCs the findings read: for each site whose
+	// WARC in the batch holds records of a host this site shares with it
+	// (the manifest's stored_by), "SITE MANIFEST-SHA256 WARC-SIZE", in
+	// order. Without it, findings would outlive the WARC they point at.
+	Stored string `json:"stored,omitempty"`
 }
 
 // derivedFindings is BATCH/.derived/SITE.json: the findings of the batch
@@ -243,7 +249,54 @@ func evidenceKey(batchDir, host, code string) (derivedKey, error) {
 		return derivedKey{}, err
 	}
 	sum := sha256.Sum256(data)
-	return derivedKey{Format: derivedFormat, Code: code, Manifest: hex.EncodeToString(sum[:]), WARCSize: st.Size()}, nil
+	stored, err := storedKey(batchDir, host, data)
+	if err != nil {
+		return derivedKey{}, err
+	}
+	return derivedKey{Format: derivedFormat, Code: code, Manifest: hex.EncodeToString(sum[:]), WARCSize: st.Size(), Stored: stored}, nil
+}
+
+// storedKey keys the other sites' evidence a manifest points at (see
+// derivedKey.Stored); an error names the file that is missing.
+func storedKey(batchDir, host string, manifest []byte) (string, error) {
+	if !bytes.Contains(manifest, []byte(`"stored_by"`)) {
+		return "", nil // most sites share no host
+	}
+	var m struct {
+		Addresses []struct {
+			Exchanges []struct {
+				StoredBy string `json:"stored_by"`
+			} `json:"exchanges"`
+		} `json:"addresses"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		return "", fmt.Errorf("%s: manifest: %w", host, err)
+	}
+	others := map[string]bool{}
+	for _, a := range m.Addresses {
+		for _, x := range a.Exchanges {
+			if x.StoredBy != "" && x.StoredBy != host {
+				others[x.StoredBy] = true
+			}
+		}
+	}
+	var parts []string
+	for _, o := range slices.Sorted(maps.Keys(others)) {
+		if o != filepath.Base(o) || o == "." || o == ".." || strings.ContainsAny(o, `/\`) {
+			return "", fmt.Errorf("%s: manifest: stored_by %q is not a site", host, o)
+		}
+		data, err := os.ReadFile(filepath.Join(batchDir, o+".json"))
+		if err != nil {
+			return "", fmt.Errorf("%s: records stored by %s: %w", host, o, err)
+		}
+		st, err := os.Stat(filepath.Join(batchDir, o+".warc.gz"))
+		if err != nil {
+			return "", fmt.Errorf("%s: records stored by %s: %w", host, o, err)
+		}
+		sum := sha256.Sum256(data)
+		parts = append(parts, fmt.Sprintf("%s %x %d", o, sum, st.Size()))
+	}
+	return strings.Join(parts, "\n"), nil
 }
 
 // loadDerived reads a site's derived findings when they are current for
