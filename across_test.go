@@ -89,7 +89,7 @@ func TestSitesCSVColumns(t *testing.T) {
 	for i, h := range rows[0] {
 		col[h] = i
 	}
-	for _, h := range []string{"url", "ai_use", "GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "open_by_design"} {
+	for _, h := range []string{"url", "ai_use", "robots_GPTBot", "robots_ClaudeBot", "robots_CCBot", "robots_Google-Extended", "open_by_design"} {
 		if _, ok := col[h]; !ok {
 			t.Fatalf("sites.csv has no column %q: %v", h, rows[0])
 		}
@@ -97,11 +97,11 @@ func TestSitesCSVColumns(t *testing.T) {
 	for _, row := range rows[1:] {
 		switch row[0] {
 		case "avis.test":
-			if row[col["GPTBot"]] != "disallowed" || row[col["ClaudeBot"]] != "allowed" || row[col["url"]] != "https://avis.test/" {
+			if row[col["robots_GPTBot"]] != "disallowed" || row[col["robots_ClaudeBot"]] != "allowed" || row[col["url"]] != "https://avis.test/" {
 				t.Errorf("avis.test row: %v", row)
 			}
 		case "nede.test":
-			if row[col["GPTBot"]] != "unknown" || row[col["ai_use"]] != "unknown" || row[col["open_by_design"]] != "" {
+			if row[col["robots_GPTBot"]] != "unknown" || row[col["ai_use"]] != "unknown" || row[col["open_by_design"]] != "" {
 				t.Errorf("nede.test row: %v", row)
 			}
 		}

@@ -66,7 +66,7 @@ func TestRobotsNotReadIsUnknownForEveryone(t *testing.T) {
 		Sites []struct {
 			Host         string            `json:"host"`
 			AIUse        string            `json:"ai_use"`
-			Agents       map[string]string `json:"agents"`
+			RobotsAgents map[string]string `json:"robots_agents"`
 			OpenByDesign *bool             `json:"open_by_design"`
 			ReadAt       *string           `json:"read_at"`
 		} `json:"sites"`
@@ -80,12 +80,12 @@ func TestRobotsNotReadIsUnknownForEveryone(t *testing.T) {
 	}
 	for _, c := range cases {
 		e := idx.Sites[byHost[c.host]]
-		if e.AIUse != "unknown" || e.Agents["GPTBot"] != "unknown" || e.Agents["CCBot"] != "unknown" || e.OpenByDesign != nil {
+		if e.AIUse != "unknown" || e.RobotsAgents["GPTBot"] != "unknown" || e.RobotsAgents["CCBot"] != "unknown" || e.OpenByDesign != nil {
 			t.Errorf("sites.json %s: %+v", c.host, e)
 		}
 	}
-	if e := idx.Sites[byHost["avis.test"]]; e.Agents["GPTBot"] != "disallowed" || e.Agents["ClaudeBot"] != "allowed" || len(e.Agents) < 15 {
-		t.Errorf("sites.json avis.test agents: %v", e.Agents)
+	if e := idx.Sites[byHost["avis.test"]]; e.RobotsAgents["GPTBot"] != "disallowed" || e.RobotsAgents["ClaudeBot"] != "allowed" || len(e.RobotsAgents) < 15 {
+		t.Errorf("sites.json avis.test agents: %v", e.RobotsAgents)
 	}
 	if e := idx.Sites[byHost["stopp.test"]]; e.ReadAt != nil || e.AIUse != "unknown" || e.OpenByDesign != nil {
 		t.Errorf("sites.json stopp.test: %+v", e)

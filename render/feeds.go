@@ -230,15 +230,17 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
 	// One column per AI training crawler of the agents list, as sites.json's
-	// "agents": allowed, disallowed or unknown.
+	// "robots_agents": what robots.txt alone says to it (allowed, disallowed
+	// or unknown), named robots_TOKEN so that no one reads it as the AI use
+	// answer.
 	var crawlers []string
+	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use"}
 	for _, a := range robots.Agents() {
 		if a.Category == "ai-training" {
 			crawlers = append(crawlers, a.Token)
+			head = append(head, "robots_"+a.Token)
 		}
 	}
-	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use"}
-	head = append(head, crawlers...)
 	head = append(head, "read", "documents", "not_read", "open_by_design", "look_twice", "blocked", "batch", "read_at", "last_changed", "page", "signals")
 	w.Write(head)
 	for _, s := range sorted {

@@ -325,7 +325,7 @@ func TestCSVSitemapRobots(t *testing.T) {
 	if len(rows) != 8 || rows[0][0] != "host" || rows[1][0] != "avis.test" || rows[7][2] != "Åpent register" {
 		t.Errorf("sites.csv rows: %v", rows)
 	}
-	// One column per AI training crawler, as sites.json's "agents"; the
+	// One column per AI training crawler, as sites.json's "robots_agents"; the
 	// AI use verdict; Open by design empty when not determined.
 	col := map[string]int{}
 	for i, h := range rows[0] {
@@ -336,8 +336,8 @@ func TestCSVSitemapRobots(t *testing.T) {
 		byHost[r[0]] = r
 	}
 	for _, c := range []struct{ host, column, want string }{
-		{"register.test", "CCBot", "disallowed"}, {"register.test", "GPTBot", "allowed"}, {"register.test", "ai_use", "partly-refused"},
-		{"nede.test", "GPTBot", "unknown"}, {"nede.test", "open_by_design", ""}, {"nede.test", "ai_use", "unknown"},
+		{"register.test", "robots_CCBot", "disallowed"}, {"register.test", "robots_GPTBot", "allowed"}, {"register.test", "ai_use", "partly-refused"},
+		{"nede.test", "robots_GPTBot", "unknown"}, {"nede.test", "open_by_design", ""}, {"nede.test", "ai_use", "unknown"},
 		{"stopp.test", "read_at", ""}, {"kommune.test", "open_by_design", "true"}, {"avis.test", "open_by_design", "false"},
 	} {
 		i, ok := col[c.column]

@@ -67,7 +67,7 @@ func NewIndex(all []*Site) Index {
 		}
 		idx.Sites = append(idx.Sites, IndexEntry{
 			Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
-			RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, Agents: s.AgentVerdicts(),
+			RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, RobotsAgents: s.AgentVerdicts(),
 			Read: len(s.Read), Documents: s.Documents(), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
 			LookTwice: len(s.Contradictions), LastChanged: s.LastChanged(), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
 		})

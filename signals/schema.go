@@ -97,7 +97,11 @@ func addFields(t reflect.Type, props map[string]any, required *[]string) {
 		if name == "" {
 			name = f.Name
 		}
-		props[name] = schemaOf(f.Type, t.Name(), name)
+		ps := schemaOf(f.Type, t.Name(), name)
+		if d := schemaDescriptions[t.Name()+"."+name]; d != "" {
+			ps["description"] = d
+		}
+		props[name] = ps
 		if !strings.Contains(opts, "omitempty") {
 			*required = append(*required, name)
 		}

@@ -335,9 +335,13 @@ type IndexEntry struct {
 	ReadAt        *string `json:"read_at"`
 	RobotsOutcome string  `json:"robots_outcome"`
 	AIUse         string  `json:"ai_use"` // refused | partly-refused | no-objection-found | unknown
-	// Agents maps each AI training crawler of the agents list to what
-	// robots.txt says to it: allowed, disallowed or unknown.
-	Agents       map[string]string `json:"agents"`
+	// RobotsAgents maps each AI training crawler of the agents list to what
+	// the home host's robots.txt alone says to it about "/": allowed,
+	// disallowed or unknown. It is not the AI use answer: a crawler
+	// robots.txt allows may be refused by another signal (see ai_use and
+	// the site's signals.json ai_use.crawlers). Named robots_agents, not
+	// agents, so that no one reads "allowed" as the site's answer.
+	RobotsAgents map[string]string `json:"robots_agents"`
 	Read         int               `json:"read"`      // addresses read, the home page and files included
 	Documents    int               `json:"documents"` // policy documents among them
 	NotRead      int               `json:"not_read"`
