@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# The scheduled rebuild (.github/workflows/rebuild.yml), run on this machine
+# against the fixture web as GitHub runs it: each job in a fresh working
+# folder of its own, its steps the workflow's own lines (a test checks that
+# every `run:` line of the workflow is here), the shards as separate
+# processes writing separate folders (the artifacts), the evidence store a
+# bare git repository. README, "Running it weekly".
+#
+#   weekly.sh DIR week            one scheduled run: the next week of the fixture web
+#   weekly.sh DIR recheck HOST    the re-check job for HOST, then publish
+#   weekly.sh DIR crawl           plan and crawl only (artifacts in DIR/run/artifacts)
+#   weekly.sh DIR publish         the publish job, from the artifacts there
+#   weekly.sh DIR cost WEEKS      WEEKS scheduled runs; then the cost table
+#
+# DIR keeps the state between runs: DIR/store (the evidence store, a bare
+# repository), DIR/public (the published site), DIR/cache (the derived
+# cache, as the Actions cache keeps it), DIR/week (weeks run so far),
+# DIR/cost.tsv (per run: bytes the publish job fetched, the store's size).
+# Week k serves stage min(k, last) of the fixture web.
+#
+# Environment: BIN (the crawlsignals binary, default ./crawlsignals), SITES
+# (the reviewed list, default testdata/demo/sites.toml), SHARDS (default 2),
+# EVIDENCE_URL (default file://DIR/store), BASE_URL. For the fault tests:
+# WEEKLY_KILL_SHARD=i kills shard i's crawl (SIGKILL) once it has begun a
+# site's WARC, as a runner that dies mid-crawl.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+[ $# -ge 2 ] || { sed -n '9,14p' "$0" >&2; exit 2; }
+mkdir -p "$1"
+dir=$(cd "$1" && pwd)
+what=$2
+bin=$(cd "$root" && realpath "${BIN:-./crawlsignals}")
+sites=$(cd "$root" && realpath "${SITES:-testdata/demo/sites.toml}")
+shards=${SHARDS:-2}
+export EVIDENCE_URL=${EVIDENCE_URL:-file://$dir/store}
+export BASE_URL=${BASE_URL:-http://127.0.0.1:8080/}
+run=$dir/run
+
+say() { echo "weekly: $*"; }
+
+if [ ! -d "$dir/store" ] && [ "$EVIDENCE_URL" = "file://$dir/store" ]; then
+  git init --quiet --bare -b main "$dir/store"
+fi
+
+# job NAME: a fresh working folder, as a runner's checkout with the binary
+# built, and the reviewed list as sites.toml.
+job() {
+  local d=$run/$1
+  rm -rf "$d"
+  mkdir -p "$d"
+  ln -s "$bin" "$d/crawlsignals"
+  cp "$sites" "$d/sites.toml"
+  ln -s "$root/content" "$d/content"
+  ln -s "$root/.github" "$d/.github"
+  echo "$d"
+}
+
+fixture_pid=
+stop_fixture() {
+  if [ -n "$fixture_pid" ]; then
+    kill "$fixture_pid" 2>/dev/null || true
+    wait "$fixture_pid" 2>/dev/null || true
+    fixture_pid=
+  fi
+}
+trap stop_fixture EXIT
+
+# start_fixture STAGE: the fixture web in a process of its own; the crawl
+# flags it writes reach the crawl through FIXTURE_FLAGS.
+start_fixture() {
+  rm -rf "$run/fixture"
+  "$bin" fixture -dir "$run/fixture" -stage "$1" -sites "$sites" &
+  fixture_pid=$!
+  for _ in $(seq 600); do
+    [ -f "$run/fixture/crawl-flags" ] && break
+    kill -0 "$fixture_pid" 2>/dev/null || { say "the fixture web did not start"; exit 1; }
+    sleep 0.05
+  done
+  [ -f "$run/fixture/crawl-flags" ] || { say "the fixture web did not start in 30 s"; exit 1; }
+  export FIXTURE_FLAGS=$run/fixture/crawl-flags
+}
+
+weeks_run() { cat "$dir/week" 2>/dev/null || echo 0; }
+
+# plan RECHECK: the plan job; its outputs in $batch and $shard_list.
+plan() {
+  local d
+  d=$(job plan)
+  (cd "$d" && SHARDS=$shards RECHECK=$1 HAVE_STORE=true GITHUB_OUTPUT=$d/output .github/rebuild.sh plan)
+  batch=$(sed -n 's/^batch=//p' "$d/output")
+  shard_list=$(sed -n 's/^shards=\[\(.*\)\]$/\1/p' "$d/output" | tr , ' ')
+}
+
+# shard I: the crawl job of shard I; what it wrote is uploaded (copied to
+# the artifacts) whatever happened, as the workflow's `if: !cancelled()`.
+shard() {
+  local i=$1 d status=0 pid
+  d=$(job "shard-$i")
+  (
+    cd "$d"
+    export BATCH=$batch SHARD=$i COUNT=$(echo "$shard_list" | wc -w)
+    .github/rebuild.sh crawl "$BATCH" "$SHARD/$COUNT" > crawl.log 2>&1 &
+    pid=$!
+    if [ "${WEEKLY_KILL_SHARD:-}" = "$i" ]; then
+      for _ in $(seq 6000); do
+        if compgen -G "batches/$BATCH/*.warc.gz.open" > /dev/null; then
+          kill -KILL "$pid"
+          break
+        fi
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+      done
+    fi
+    wait "$pid" && .github/rebuild.sh check "$BATCH" >> crawl.log 2>&1
+  ) || status=$?
+  if [ -d "$d/batches" ] && [ -n "$(ls -A "$d/batches")" ]; then
+    mkdir -p "$run/artifacts/evidence-$i"
+    cp -a "$d/batches/." "$run/artifacts/evidence-$i/"
+  fi
+  say "shard $i: exit $status ($(tail -n 1 "$d/crawl.log"))"
+  return "$status"
+}
+
+crawl_week() {
+  local week stage pids=() failed=0
+  rm -rf "$run"
+  mkdir -p "$run/artifacts"
+  week=$(($(weeks_run) + 1))
+  stage=$week
+  start_fixture "$stage"
+  plan ""
+  say "week $week: batch $batch, shards $shard_list"
+  for i in $shard_list; do
+    shard "$i" &
+    pids+=($!)
+  done
+  for p in "${pids[@]}"; do
+    wait "$p" || failed=$((failed + 1))
+  done
+  stop_fixture
+  echo "$week" > "$dir/week"
+  # A failed shard still publishes what the others kept (fail-fast: false).
+  [ "$failed" -eq 0 ] || say "$failed shard(s) failed; the publish job merges what every shard uploaded"
+}
+
+recheck_job() {
+  local host=$1 d status=0
+  rm -rf "$run"
+  mkdir -p "$run/artifacts"
+  start_fixture "$(weeks_run)"
+  plan "$host"
+  d=$(job recheck)
+  # && chains: set -e does not hold inside a subshell whose status is tested.
+  (
+    cd "$d" &&
+      .github/evidence-store.sh open evidence-store &&
+      export HOST=$host GITHUB_STEP_SUMMARY=$d/summary.md &&
+      .github/rebuild.sh recheck "$HOST" &&
+      .github/rebuild.sh recheck-line
+  ) || status=$?
+  if [ -d "$d/recheck-out" ] && [ -n "$(ls -A "$d/recheck-out")" ]; then
+    mkdir -p "$run/artifacts/evidence-recheck"
+    cp -a "$d/recheck-out/." "$run/artifacts/evidence-recheck/"
+  fi
+  stop_fixture
+  say "recheck $host: exit $status"
+}
+
+# publish: the publish job. A failing step ends it (nothing after it runs,
+# nothing is published); the merge continues on error as in the workflow.
+publish() {
+  local d merge=0 fetched stored
+  d=$(job publish)
+  cd "$d"
+  .github/evidence-store.sh open evidence-store
+  fetched=$(du -sb evidence-store/.git/objects | cut -f1)
+  mkdir -p new-evidence
+  cp -a "$run/artifacts/." new-evidence/
+  shopt -s nullglob
+  ./crawlsignals evidence merge -batches evidence-store/batches -new new-batches.txt new-evidence/* || merge=$?
+  shopt -u nullglob
+  ./crawlsignals evidence verify -batches evidence-store/batches -from new-batches.txt
+  .github/evidence-store.sh keep evidence-store "$(tr '\n' ' ' < new-batches.txt)"
+  # actions/cache, restore.
+  if [ -d "$dir/cache" ]; then
+    cp -a "$dir/cache/." evidence-store/batches/
+  fi
+  ./crawlsignals build -sites sites.toml -batches evidence-store/batches -content content -out public -base-url "${BASE_URL%/}/"
+  ./crawlsignals verify -sites sites.toml -batches evidence-store/batches -content content
+  ./crawlsignals check-site -dir public -base-url "${BASE_URL%/}/"
+  # deploy-pages: the new site replaces the old one whole.
+  rm -rf "$dir/public.old"
+  if [ -d "$dir/public" ]; then mv "$dir/public" "$dir/public.old"; fi
+  mv public "$dir/public"
+  rm -rf "$dir/public.old"
+  # actions/cache, save (after the job succeeded).
+  rm -rf "$dir/cache.new"
+  mkdir -p "$dir/cache.new"
+  for b in evidence-store/batches/*/.derived; do
+    b=${b%/.derived}
+    mkdir -p "$dir/cache.new/${b##*/}"
+    cp -a "$b/.derived" "$dir/cache.new/${b##*/}/"
+  done
+  rm -rf "$dir/cache"
+  mv "$dir/cache.new" "$dir/cache"
+  stored=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
+  printf '%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" >> "$dir/cost.tsv"
+  say "published $dir/public; the publish job fetched $fetched bytes of the store, which holds $stored bytes"
+  if [ "$merge" -ne 0 ]; then
+    echo "::error::an artifact was refused by the merge (its log names the file); the others were kept and published"
+    exit 1
+  fi
+}
+
+case $what in
+week)
+  crawl_week
+  (publish)
+  ;;
+crawl)
+  crawl_week
+  ;;
+publish)
+  (publish)
+  ;;
+recheck)
+  [ $# -eq 3 ] || { echo "usage: $0 DIR recheck HOST" >&2; exit 2; }
+  recheck_job "$3"
+  (publish)
+  ;;
+cost)
+  [ $# -eq 3 ] || { echo "usage: $0 DIR cost WEEKS" >&2; exit 2; }
+  for _ in $(seq "$3"); do
+    crawl_week > /dev/null
+    # A process of its own: set -e holds in it whatever tests its status.
+    "$0" "$dir" publish > "$dir/publish.log" 2>&1 || { cat "$dir/publish.log"; exit 1; }
+    tail -n 1 "$dir/cost.tsv"
+  done
+  echo
+  echo "week  fetched by the publish job  store (bare repository)"
+  awk -F'\t' '{printf "%4d  %12.1f KB  %19.1f KB\n", $1, $3/1000, $4/1000}' "$dir/cost.tsv"
+  ;;
+*)
+  echo "usage: $0 DIR week | recheck HOST | crawl | publish | cost WEEKS" >&2
+  exit 2
+  ;;
+esac
