@@ -5,7 +5,11 @@ SITES   ?= sites.toml
 BATCHES ?= batches
 OUT     ?= public
 
-.PHONY: help demo test site build bench bench-go bench-render browser-test serve vet fmt clean
+WEEKLY_DIR ?= weekly
+SHARDS  ?= 2
+WEEKS   ?= 52
+
+.PHONY: help demo test site build weekly weekly-cost bench bench-go bench-render browser-test serve vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  make %-13s %s\n", $$1, $$2}'
@@ -29,6 +33,12 @@ eval: $(BIN) ## score the terms reader on the labelled real terms in ../shared/r
 site: $(BIN) ## crawl the real list (sites.toml) into batches/, then build public/
 	$(BIN) crawl -sites $(SITES) -batches $(BATCHES)
 	$(BIN) build -sites $(SITES) -batches $(BATCHES) -out $(OUT)
+
+weekly: $(BIN) ## the scheduled job on the fixture web, as GitHub runs it; state in WEEKLY_DIR (default weekly/), so a second run is the next week; RECHECK=HOST re-checks one site instead
+	SHARDS=$(SHARDS) .ci/weekly.sh $(WEEKLY_DIR) $(if $(RECHECK),recheck $(RECHECK),week)
+
+weekly-cost: $(BIN) ## WEEKS (default 52) scheduled runs in a fresh folder: per week, bytes the publish job fetched and the store's size
+	dir=$$(mktemp -d) && SHARDS=$(SHARDS) .ci/weekly.sh $$dir cost $(WEEKS) && rm -rf $$dir
 
 build: $(BIN) ## build public/ from the evidence already in batches/ (no network)
 	$(BIN) build -sites $(SITES) -batches $(BATCHES) -out $(OUT)

@@ -10,6 +10,8 @@
 #   weekly.sh DIR recheck HOST    the re-check job for HOST, then publish
 #   weekly.sh DIR crawl           plan and crawl only (artifacts in DIR/run/artifacts)
 #   weekly.sh DIR publish         the publish job, from the artifacts there
+#   weekly.sh DIR resume BATCH i/n  continue shard i/n of BATCH, which a killed
+#                                 runner left unfinished, from the store; then publish
 #   weekly.sh DIR cost WEEKS      WEEKS scheduled runs; then the cost table
 #
 # DIR keeps the state between runs: DIR/store (the evidence store, a bare
@@ -123,7 +125,7 @@ shard() {
 }
 
 crawl_week() {
-  local week stage pids=() failed=0
+  local week stage pids=() failed=() n
   rm -rf "$run"
   mkdir -p "$run/artifacts"
   week=$(($(weeks_run) + 1))
@@ -135,13 +137,57 @@ crawl_week() {
     shard "$i" &
     pids+=($!)
   done
+  n=$(echo "$shard_list" | wc -w)
+  i=0
   for p in "${pids[@]}"; do
-    wait "$p" || failed=$((failed + 1))
+    wait "$p" || failed+=("$i/$n")
+    i=$((i + 1))
   done
   stop_fixture
   echo "$week" > "$dir/week"
+  echo "${failed[*]}" > "$run/failed-shards"
   # A failed shard still publishes what the others kept (fail-fast: false).
-  [ "$failed" -eq 0 ] || say "$failed shard(s) failed; the publish job merges what every shard uploaded"
+  [ "${#failed[@]}" -eq 0 ] || say "shard(s) ${failed[*]} failed; the publish job merges what every shard uploaded"
+}
+
+# The run fails, after publishing, when a shard failed: as on GitHub, where
+# the run's conclusion is that of its worst job.
+shards_ok() {
+  local failed
+  failed=$(cat "$run/failed-shards")
+  if [ -n "$failed" ]; then
+    for sh in $failed; do
+      echo "::error::shard $sh of batch $batch failed; what it kept is in the store; continue it with: $0 $dir resume $batch $sh"
+    done
+    exit 1
+  fi
+}
+
+# resume BATCH i/n: what README "Reading a failed run" asks of an operator
+# when a shard was cut short. The batch comes from the store (where the
+# publish job kept what the shard uploaded, unfinished WARCs included),
+# into a folder of its own; crawl -resume continues it there, reusing every
+# stored answer; the folder is then the artifact the publish job merges.
+resume_job() {
+  local b=$1 sh=$2 d status=0
+  rm -rf "$run"
+  mkdir -p "$run/artifacts"
+  start_fixture "$(weeks_run)"
+  d=$(job resume)
+  (
+    cd "$d" &&
+      .github/evidence-store.sh open evidence-store &&
+      mkdir -p batches &&
+      cp -a "evidence-store/batches/$b" batches/ &&
+      rm -rf "batches/$b/.derived" &&
+      mapfile -t net < "$FIXTURE_FLAGS" &&
+      ./crawlsignals crawl -sites sites.toml -batches batches -resume "$b" -shard "$sh" "${net[@]}"
+  ) || status=$?
+  stop_fixture
+  say "resume $b $sh: exit $status"
+  [ "$status" -eq 0 ] || exit "$status"
+  mkdir -p "$run/artifacts/evidence-resume"
+  cp -a "$d/batches/." "$run/artifacts/evidence-resume/"
 }
 
 recheck_job() {
@@ -217,6 +263,7 @@ case $what in
 week)
   crawl_week
   (publish)
+  shards_ok
   ;;
 crawl)
   crawl_week
@@ -227,6 +274,11 @@ publish)
 recheck)
   [ $# -eq 3 ] || { echo "usage: $0 DIR recheck HOST" >&2; exit 2; }
   recheck_job "$3"
+  (publish)
+  ;;
+resume)
+  [ $# -eq 4 ] || { echo "usage: $0 DIR resume BATCH i/n" >&2; exit 2; }
+  resume_job "$3" "$4"
   (publish)
   ;;
 cost)
