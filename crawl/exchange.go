@@ -1,9 +1,6 @@
 package crawl
 
 import (
-	"bytes"
-	"compress/flate"
-	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -220,7 +217,7 @@ func (r *siteRun) read(rawURL string, status int, header http.Header, body []byt
 			limit = robots.MaxBytes + 1
 		}
 		var big bool
-		ans.body, big, ans.encodingErr = decode(body, header.Get("Content-Encoding"), limit)
+		ans.body, big, ans.encodingErr = decode(body, header.Values("Content-Encoding"), limit)
 		ans.tooLarge = ans.tooLarge || big && !always
 	}
 	ans.challenge, _ = challengeOf(ans.status, header, ans.body)
@@ -291,34 +288,20 @@ func readCapped(r io.Reader, max, size int64) (body []byte, truncated bool, err 
 	return buf, false, err
 }
 
-// decode undoes the Content-Encoding we accept, stopping at limit bytes so
-// a decompression bomb costs no more than the cap. Past the limit it returns
-// the first limit bytes and tooLarge; on a broken stream, what came before
-// the break and the problem.
-func decode(body []byte, encoding string, limit int64) (out []byte, tooLarge bool, problem string) {
-	var rd io.Reader
-	switch strings.ToLower(strings.TrimSpace(encoding)) {
-	case "", "identity":
-		return body, false, ""
-	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(bytes.NewReader(body))
-		if err != nil {
-			return nil, false, "gzip body cannot be read: " + err.Error()
-		}
-		rd = zr
-	case "deflate":
-		rd = flate.NewReader(bytes.NewReader(body))
-	default:
-		return nil, false, "content encoding " + encoding
+// decode undoes the Content-Encoding of a body as the build will
+// (evidence.DecodePrefix), stopping at limit bytes so a decompression bomb
+// costs no more than the cap. Past the limit it returns the first limit
+// bytes and tooLarge; on a broken stream, what came before the break and
+// the problem.
+func decode(body []byte, encodings []string, limit int64) (out []byte, tooLarge bool, problem string) {
+	out, tooLarge, err := evidence.DecodePrefix(body, encodings, limit)
+	switch {
+	case err == nil:
+		return out, tooLarge, ""
+	case errors.Is(err, evidence.ErrUnsupportedEncoding):
+		return nil, false, "content encoding " + strings.Join(encodings, ", ")
 	}
-	out, truncated, err := readCapped(rd, limit, -1)
-	if truncated {
-		return out, true, ""
-	}
-	if err != nil {
-		return out, false, "compressed body cannot be read: " + err.Error()
-	}
-	return out, false, ""
+	return out, false, "compressed body cannot be read: " + err.Error()
 }
 
 // unwrapURLError drops the "Get URL:" prefix the client adds; we name the

@@ -2,7 +2,9 @@ package crawl
 
 import (
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
+	"compress/zlib"
 	"net/http"
 	"slices"
 	"strconv"
@@ -625,6 +627,32 @@ func TestRobotsTxtLargeCompressedOrBroken(t *testing.T) {
 				}
 				r.wantGap(t, "treg.test", "https://treg.test/vilkar", evidence.ReasonRobotsDisallowed)
 				r.wantRead(t, "treg.test", "https://treg.test/")
+			})
+		})
+	}
+}
+
+// Issue 24, item 9: "deflate" as RFC 9110 defines it (zlib-wrapped) was a
+// format gap in the crawl though the build decodes it; raw deflate, which
+// some servers send under the same name, is read too.
+func TestDeflatePagesRead(t *testing.T) {
+	terms := "<!DOCTYPE html>\n<html lang=\"nb\"><head><title>Vilkår</title></head><body><p>Vilkår for bruk.</p></body></html>\n"
+	var zl, raw bytes.Buffer
+	zw := zlib.NewWriter(&zl)
+	zw.Write([]byte(terms))
+	zw.Close()
+	fw, _ := flate.NewWriter(&raw, flate.DefaultCompression)
+	fw.Write([]byte(terms))
+	fw.Close()
+	for name, body := range map[string][]byte{"zlib": zl.Bytes(), "raw": raw.Bytes()} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				web := delayWeb("0")
+				delete(web, "treg.test/vilkar.html")
+				web["treg.test/_vilkar.z"] = &fstest.MapFile{Data: body}
+				web["treg.test/_fixture.toml"] = &fstest.MapFile{Data: []byte("[\"/vilkar\"]\nfile = \"_vilkar.z\"\nheaders = { \"Content-Encoding\" = \"deflate\", \"Content-Type\" = \"text/html; charset=utf-8\" }\n")}
+				r := crawlMemory(t, newWeb(t, web), listFrom(t, tregSite), nil, Config{})
+				r.wantRead(t, "treg.test", "https://treg.test/vilkar")
 			})
 		})
 	}

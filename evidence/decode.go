@@ -26,23 +26,48 @@ var ErrUnsupportedEncoding = errors.New("evidence: unsupported Content-Encoding"
 // where a compressed body is opened, and where a small body that inflates
 // hugely is stopped.
 func (r *StoredResponse) DecodedBody(max int64) ([]byte, error) {
-	var src io.Reader = bytes.NewReader(r.Body)
-	codings := contentCodings(r.Header.Values("Content-Encoding"))
-	// Codings are listed in the order they were applied: undo the last first.
-	for i := len(codings) - 1; i >= 0; i-- {
-		var err error
-		if src, err = decoder(codings[i], src); err != nil {
-			return nil, fmt.Errorf("evidence: record %s: %w", r.RecordID, err)
-		}
-	}
-	body, err := io.ReadAll(io.LimitReader(src, max+1))
+	body, more, err := DecodePrefix(r.Body, r.Header.Values("Content-Encoding"), max)
 	if err != nil {
-		return nil, fmt.Errorf("evidence: record %s: decoding %s: %w", r.RecordID, strings.Join(codings, ", "), err)
+		return nil, fmt.Errorf("evidence: record %s: %w", r.RecordID, err)
 	}
-	if int64(len(body)) > max {
+	if more {
 		return nil, fmt.Errorf("%w: record %s is over %d bytes decoded", ErrTooLarge, r.RecordID, max)
 	}
 	return body, nil
+}
+
+// DecodedPrefix is the body with its Content-Encoding undone, as far as
+// max decoded bytes (see DecodePrefix). robots.txt is read so, by the
+// crawler and by the build alike: its first bytes, however long the file
+// or however compressed, and what came before a break in the stream.
+func (r *StoredResponse) DecodedPrefix(max int64) (body []byte, more bool, err error) {
+	return DecodePrefix(r.Body, r.Header.Values("Content-Encoding"), max)
+}
+
+// DecodePrefix undoes the codings of body (Content-Encoding values, in the
+// order they were applied: gzip, deflate zlib-wrapped or raw, identity)
+// and returns its first max decoded bytes; more reports that the decoded
+// body goes on past them (nothing past them is decoded, so a bomb costs
+// no more than max). On a stream that breaks, what came before the break
+// is returned with the error. The crawler decodes what it receives with
+// it, and the build what was stored: the two read every body alike.
+func DecodePrefix(body []byte, encodings []string, max int64) (out []byte, more bool, err error) {
+	var src io.Reader = bytes.NewReader(body)
+	codings := contentCodings(encodings)
+	// Codings are listed in the order they were applied: undo the last first.
+	for i := len(codings) - 1; i >= 0; i-- {
+		if src, err = decoder(codings[i], src); err != nil {
+			return nil, false, err
+		}
+	}
+	out, err = io.ReadAll(io.LimitReader(src, max+1))
+	if int64(len(out)) > max {
+		return out[:max], true, nil
+	}
+	if err != nil {
+		return out, false, fmt.Errorf("decoding %s: %w", strings.Join(codings, ", "), err)
+	}
+	return out, false, nil
 }
 
 // contentCodings flattens Content-Encoding header values into a list of

@@ -251,9 +251,12 @@ func storedRobots(es *evidence.Site, u string, addrs []evidence.Address) (*robot
 		if err != nil {
 			return nil, "", "", err
 		}
-		body, err := resp.DecodedBody(MaxBody)
-		if err != nil {
-			return nil, "", "", err
+		// Read as the crawler read it (evidence.DecodePrefix): the first
+		// robots.MaxBytes, whatever the file's length decoded, and what
+		// came before a break in a compressed stream.
+		body, _, err := resp.DecodedPrefix(robots.MaxBytes + 1)
+		if err != nil && len(body) == 0 {
+			return nil, "", "", fmt.Errorf("evidence: record %s: %w", resp.RecordID, err)
 		}
 		return robots.Parse(body), last.PayloadSHA256, resp.Header.Get("Content-Type"), nil
 	}
