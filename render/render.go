@@ -66,6 +66,7 @@ var funcs = template.FuncMap{
 	"tdmSource":   tdmSource,
 	"short":       shortURL,
 	"when":        newDate,
+	"batchDate":   batchDate,
 	"aiWord":      signals.AIWord,
 	"verdictCell": verdictCell,
 	"refs":        func(root string, sites []siteRef) siteRefs { return siteRefs{Root: root, Sites: sites} },

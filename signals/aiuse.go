@@ -213,8 +213,45 @@ func aiUse(s *Site) AIUse {
 	default:
 		u.Verdict = AINoObjection
 	}
-	u.Why = aiWhy(u, len(crawlers)) + notReadForMeaning(s)
+	u.Why = aiWhy(u, len(crawlers), s) + notReadForMeaning(s)
 	return u
+}
+
+// policyRead says whether some terms, privacy, licence or other policy
+// page was read with text: without one, "nothing else we read objects"
+// would claim more than we read.
+func policyRead(s *Site) bool {
+	for _, d := range s.Read {
+		if d.Role == RolePolicy && d.Chars > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noPolicyWords says why no policy page was read, from the gaps: "the
+// home page needs JavaScript", or how many addresses were not read and
+// the main reason.
+func noPolicyWords(s *Site) string {
+	counts := map[string]int{}
+	main := ""
+	for _, g := range s.NotRead {
+		counts[g.Reason]++
+		if main == "" || counts[g.Reason] > counts[main] {
+			main = g.Reason
+		}
+	}
+	all := len(s.NotRead) > 0 && counts[main] == len(s.NotRead)
+	switch {
+	case len(s.NotRead) == 0:
+		return "we found no terms, privacy or licence page to read"
+	case main == "needs-javascript" && all:
+		if len(s.NotRead) == 1 && s.NotRead[0].FoundVia == "home" {
+			return "the home page needs JavaScript (it has no text without scripts), so we found no link to a terms, privacy or licence page to read"
+		}
+		return fmt.Sprintf("all %d pages we planned need JavaScript, so we read no terms, privacy or licence page", len(s.NotRead))
+	}
+	return fmt.Sprintf("we read no terms, privacy or licence page (%d addresses not read, mostly %s)", len(s.NotRead), main)
 }
 
 // robotsSources are the home robots.txt's verdicts for the AI training
@@ -268,7 +305,7 @@ func notReadForMeaning(s *Site) string {
 
 // aiWhy says in one sentence what decided the verdict: how many crawlers
 // meet an objection, and which kinds of signal object.
-func aiWhy(u AIUse, total int) string {
+func aiWhy(u AIUse, total int, s *Site) string {
 	var parts []string
 	switch n := len(u.RobotsRefused); {
 	case total > 0 && n == total:
@@ -286,6 +323,8 @@ func aiWhy(u AIUse, total int) string {
 		}
 	}
 	switch {
+	case u.Verdict == AINoObjection && !policyRead(s):
+		return parts[0] + ", and no other signal we read objects; but " + noPolicyWords(s) + ": what the terms say about AI is unknown to us."
 	case u.Verdict == AINoObjection:
 		return parts[0] + ", and nothing else we read objects to AI training."
 	case u.Verdict == AIRefused && len(u.RobotsRefused) < total:
