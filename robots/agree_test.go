@@ -101,3 +101,18 @@ func TestCommandSaysHowItReadsTheName(t *testing.T) {
 		t.Errorf("a version after the token is no news: %q", errs)
 	}
 }
+
+// TestCommandNamesOurRule: for a robots.txt that was not read, the
+// command's "disallowed" is our crawler's rule, and it says so.
+func TestCommandNamesOurRule(t *testing.T) {
+	for status, rfc := range map[string]string{"403": "RFC 9309 lets a crawler then read everything", "503": "RFC 9309 tells a crawler to assume everything is disallowed"} {
+		code, out, errs := runCmd(t, "User-agent: *\nAllow: /\n", "-status", status, "-", "https://e.test/")
+		if code != 0 || out != "disallowed\thttps://e.test/\t0\n" || !strings.Contains(errs, "our crawler") || !strings.Contains(errs, rfc) {
+			t.Errorf("status %s: %q, stderr %q", status, out, errs)
+		}
+		_, out, _ = runCmd(t, "User-agent: *\nAllow: /\n", "-status", status, "-")
+		if !strings.Contains(out, "(not-read)") || strings.Contains(out, "disallow-all") {
+			t.Errorf("status %s reading: %s", status, out)
+		}
+	}
+}

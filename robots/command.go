@@ -76,6 +76,11 @@ func RunCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printReading(stdout, name, *status, outcome, f, body, token)
 		return 0
 	}
+	if outcome == DisallowAll {
+		// "disallowed" is then our crawler's rule, not the file's word:
+		// say so, with what RFC 9309 says.
+		fmt.Fprintf(stderr, "robots: the file was not read; %s\n", StatusMeaning(*status))
+	}
 	code := 0
 	for _, u := range urls {
 		allowed, line := true, 0
@@ -124,7 +129,13 @@ func readInput(name string, stdin io.Reader) ([]byte, error) {
 
 // printReading writes the whole reading in plain text.
 func printReading(w io.Writer, name string, status int, outcome Outcome, f *File, body []byte, token string) {
-	fmt.Fprintf(w, "robots.txt %s, status %d (%s): %s\n", name, status, outcome, StatusMeaning(status))
+	// The file is named by what it is, as the export names it (rules,
+	// none, not-read), not by what our crawler does about it.
+	what := string(outcome)
+	if outcome == DisallowAll {
+		what = "not-read"
+	}
+	fmt.Fprintf(w, "robots.txt %s, status %d (%s): %s\n", name, status, what, StatusMeaning(status))
 	if outcome != Rules {
 		fmt.Fprintln(w, "The body is not read: the status alone decides.")
 		return
