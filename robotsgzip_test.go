@@ -3,12 +3,14 @@ package crawlsignals_test
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -70,4 +72,60 @@ func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 			})
 		})
 	}
+}
+
+// Issue 24, item 8: a PDF that ran the reader out of time was marked
+// transient and never kept: its time limit (30 s) spent again at every
+// build. Its outcome is kept now, like any other, until the code changes.
+func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		web := fstest.MapFS{
+			"treg.test/robots.txt": {Data: []byte("User-agent: *\nAllow: /\n")},
+			"treg.test/index.html": {Data: []byte("<!DOCTYPE html>\n<html lang=\"nb\"><head><title>Treg</title></head><body><main><p>Hei.</p></main>" +
+				"<footer><a href=\"/vilkar.pdf\">Vilkår</a></footer></body></html>\n")},
+			"treg.test/vilkar.pdf": {Data: []byte("%PDF-1.7\n(not read here)\n")},
+		}
+		srv, err := fixture.New(web)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := sites.Parse("treg.toml", []byte("[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		batches := t.TempDir()
+		c, err := crawl.New(crawl.Config{Batches: batches, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.Run(t.Context(), nil); err != nil {
+			t.Fatal(err)
+		}
+		calls := 0
+		opt := signals.Options{Code: "test-1", PDF: func([]byte) (string, error) {
+			calls++
+			return "", fmt.Errorf("%w: %w (30s)", extract.ErrPDFLimit, extract.ErrPDFTimeout)
+		}}
+		for range 2 {
+			if _, err := signals.Build(list, batches, opt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if calls != 1 {
+			t.Errorf("the PDF reader was run %d times over two builds, want once", calls)
+		}
+		// A crash is not kept: the next build tries again.
+		calls = 0
+		opt.Code = "test-2"
+		opt.PDF = func([]byte) (string, error) {
+			calls++
+			return "", fmt.Errorf("%w: child failed (signal: killed)", extract.ErrPDFLimit)
+		}
+		for range 2 {
+			signals.Build(list, batches, opt)
+		}
+		if calls != 2 {
+			t.Errorf("a crashed PDF reader was run %d times over two builds, want twice", calls)
+		}
+	})
 }

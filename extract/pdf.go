@@ -157,10 +157,8 @@ const maxContentStream = 64 << 20
 // contentStreamSafe reads a page's decoded content stream once, before the
 // library interprets it, and refuses the two inputs known to make the
 // library's lexer loop forever instead of failing: a stream that ends
-// inside a hex string ("<" followed by nothing but hex digits and white
-// space up to the end: the lexer reads the end of input as white space and
-// keeps waiting for ">"), and a decoder that keeps returning no bytes and
-// no error. It also refuses streams larger than maxContentStream. A
+// inside a hex string (see endsInHexString), and a decoder that keeps
+// returning no bytes and no error. It also refuses streams larger than maxContentStream. A
 // legitimate page never has any of these. Other hazards (deep nesting that
 // exhausts the stack, slow but finite work) are for the child process's
 // limits, not for this check.
@@ -197,25 +195,110 @@ func contentStreamSafe(contents pdf.Value) bool {
 		}
 		_ = rd.Close()
 	}
-	if i := bytes.LastIndexByte(data, '<'); i >= 0 {
-		tail := data[i+1:]
-		if onlyHexAndSpace(tail) {
-			return false
-		}
-	}
-	return true
+	return !endsInHexString(data)
 }
 
-func onlyHexAndSpace(b []byte) bool {
-	for _, c := range b {
-		switch {
-		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
-		case c == 0, c == '\t', c == '\n', c == '\f', c == '\r', c == ' ':
-		default:
-			return false
+// endsInHexString follows the PDF library's lexer (readToken in its
+// lex.go) over a content stream as far as needed to know whether the
+// stream ends inside a hex string. There the lexer loops forever: at the
+// end of input it reads white space without end, and a hex string skips
+// white space while it waits for ">" or for the second digit of a pair.
+// So "<0a 1B", "<" and "<X" at the end all loop (the last, with its one
+// character, waits for a second), while "<Xz" fails at once (not a hex
+// pair), as does anything the lexer rejects before the end: there the
+// library stops with an error and the page is refused anyway. Comments and
+// literal strings are skipped as the lexer skips them, so a "<" inside
+// "(1 < 2)" or "% <" is no hex string.
+func endsInHexString(data []byte) bool {
+	n := len(data)
+	i := 0
+	skipSpace := func() {
+		for i < n && pdfSpace(data[i]) {
+			i++
 		}
 	}
-	return true
+	for i < n {
+		c := data[i]
+		i++
+		switch {
+		case pdfSpace(c):
+		case c == '%':
+			for i < n && data[i] != '\r' && data[i] != '\n' {
+				i++
+			}
+		case c == '(':
+			for depth := 1; i < n && depth > 0; {
+				c := data[i]
+				i++
+				switch c {
+				case '(':
+					depth++
+				case ')':
+					depth--
+				case '\\':
+					if i < n && !strings.ContainsRune("nrbtf()\\\r\n01234567", rune(data[i])) {
+						return false // the lexer fails: an invalid escape
+					}
+					i++
+				}
+			}
+		case c == '<':
+			if i < n && data[i] == '<' {
+				i++ // a dictionary
+				continue
+			}
+			for {
+				skipSpace()
+				if i >= n {
+					return true
+				}
+				c := data[i]
+				i++
+				if c == '>' {
+					break
+				}
+				skipSpace()
+				if i >= n {
+					return true
+				}
+				c2 := data[i]
+				i++
+				if unhexDigit(c) < 0 || unhexDigit(c2) < 0 {
+					return false // the lexer fails: not a hex pair
+				}
+			}
+		case c == '>':
+			if i < n && data[i] == '>' {
+				i++
+				continue
+			}
+			return false // the lexer fails: a stray delimiter
+		case c == ')':
+			return false // likewise
+		}
+	}
+	return false
+}
+
+// pdfSpace is the lexer's white space.
+func pdfSpace(c byte) bool {
+	switch c {
+	case 0, '\t', '\n', '\f', '\r', ' ':
+		return true
+	}
+	return false
+}
+
+func unhexDigit(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c-'a') + 10
+	case 'A' <= c && c <= 'F':
+		return int(c-'A') + 10
+	}
+	return -1
 }
 
 func hasLetterOrDigit(s string) bool {

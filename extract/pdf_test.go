@@ -132,7 +132,9 @@ func TestPDFCorrupt(t *testing.T) {
 // The PDF library's lexer loops forever on a content stream that ends
 // inside a hex string; PDFText must refuse that page instead of hanging.
 func TestPDFUnterminatedHexStringDoesNotHang(t *testing.T) {
-	for _, tail := range []string{"<0a 1B", "<", "< \n"} {
+	// "<X" and "<0a X" (issue 24): one character of a pair, the lexer
+	// waiting for the second past the end of input.
+	for _, tail := range []string{"<0a 1B", "<", "< \n", "<X", "<0a X", "<X \n", "(1 < 2) Tj <X"} {
 		body := buildPDF([]byte("BT /F1 10 Tf 72 720 Td (Fine) Tj ET\n"+tail),
 			[]byte("BT /F1 10 Tf 72 720 Td (Next page) Tj ET"))
 		done := make(chan struct{})
@@ -149,6 +151,22 @@ func TestPDFUnterminatedHexStringDoesNotHang(t *testing.T) {
 		}
 		if text != "Next page" || len(info.FailedPages) != 1 || info.FailedPages[0] != 1 {
 			t.Errorf("tail %q: text %q, info %+v; want page 1 refused, page 2 read", tail, text, info)
+		}
+	}
+}
+
+// A "<" the lexer does not read as an unfinished hex string is no reason to
+// refuse a page: in a literal string, in a comment, a finished hex string,
+// or one the lexer rejects at once.
+func TestPDFHexStringGuardRefusesOnlyWhatLoops(t *testing.T) {
+	for _, tail := range []string{"(1 < 2) Tj", "% a comment <X\n", "<0a1b> Tj", "(a \\( <X) Tj"} {
+		if endsInHexString([]byte("BT (Fine) Tj ET\n" + tail)) {
+			t.Errorf("tail %q: refused", tail)
+		}
+	}
+	for _, tail := range []string{"<Xz", "<0aZZ"} { // the lexer stops on the pair
+		if endsInHexString([]byte("BT (Fine) Tj ET\n" + tail)) {
+			t.Errorf("tail %q: refused, but the lexer fails on it at once", tail)
 		}
 	}
 }

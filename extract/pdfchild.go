@@ -38,6 +38,12 @@ const PDFChildEnv = "CRAWLSIGNALS_PDF_CHILD"
 // ErrPDFLimit is returned when the child ran out of time or memory.
 var ErrPDFLimit = errors.New("pdf reader stopped at its limit")
 
+// ErrPDFTimeout is returned, with ErrPDFLimit, when the child gave no
+// answer within its time limit. Unlike a crash, the same bytes read by the
+// same code take as long again, so a build keeps that outcome (with the
+// code version) rather than spend the limit on it at every build.
+var ErrPDFTimeout = errors.New("no answer within the time limit")
+
 type pdfAnswer struct {
 	Text    string  `json:"text"`
 	Info    PDFInfo `json:"info"`
@@ -64,7 +70,7 @@ func PDFIsolated(ctx context.Context, command []string, body []byte, lim PDFLimi
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		return "", PDFInfo{}, fmt.Errorf("%w: no answer within %s", ErrPDFLimit, lim.Timeout)
+		return "", PDFInfo{}, fmt.Errorf("%w: %w (%s)", ErrPDFLimit, ErrPDFTimeout, lim.Timeout)
 	}
 	if err != nil {
 		tail := errb.String()

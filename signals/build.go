@@ -544,7 +544,11 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 	case "pdf":
 		rr.text, err = bd.opt.PDF(body)
 		if err != nil {
-			doc.TextError, rr.transient = err.Error(), true
+			// A child that crashed may not next time: not kept. One that
+			// ran out of time would again, for the same bytes and code:
+			// kept, so a PDF that defeats the reader costs its time limit
+			// once per code version, not at every build.
+			doc.TextError, rr.transient = err.Error(), !errors.Is(err, extract.ErrPDFTimeout)
 		}
 		rr.blocks = extract.LineBlocks(rr.text)
 		rr.text = extract.Normalize(rr.text)
