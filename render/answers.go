@@ -95,6 +95,9 @@ type robotsLine struct {
 	ID      string
 	Text    string
 	Decides bool // a deciding line of the agents table
+	// Above is how many lines above a deciding line its group's first
+	// User-agent line stands: the room its link keeps above it.
+	Above int
 }
 
 // maxAnswerQuotes is how many quotes the answer about reuse shows; the

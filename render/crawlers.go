@@ -47,24 +47,27 @@ type trendPoint struct {
 	Batch                        string
 	Date                         *date
 	Disallowed, Allowed, Unknown int
-	Pct                          string // disallowed share of the sites the batch read
+	Pct                          string // disallowed share of the sites whose robots.txt the batch read
 }
 
 // chart is a small bar chart drawn at build time as inline SVG: one bar
-// per batch, its height the share of sites that disallow the crawler.
+// per batch, its height the share of the sites whose robots.txt was read
+// that disallow the crawler. Across, it is laid out in percentages of the
+// width the page gives it, so it fills a wide screen and a phone alike,
+// and its text keeps its size; down, in pixels.
 type chart struct {
 	Title, Desc string
-	Width       int
 	Height      int
 	Bars        []chartBar
 	Axis        []chartTick
 }
 
 type chartBar struct {
-	X, Y, W, H int
-	Label      string // under the bar
-	Value      string // above the bar
-	LabelX     int
+	X, W   string // percentages of the chart's width
+	Y, H   int
+	Label  string // under the bar
+	Value  string // above the bar
+	LabelX string
 }
 
 type chartTick struct {
@@ -134,7 +137,7 @@ func crawlerPages(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView
 		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
 		for _, b := range a.Batches {
 			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: len(b.Disallowed), Allowed: len(b.Allowed), Unknown: len(b.Unknown)}
-			tp.Pct = percent(tp.Disallowed, b.Total())
+			tp.Pct = percent(tp.Disallowed, tp.Disallowed+tp.Allowed) // of those read: an unknown is neither
 			v.Trend = append(v.Trend, tp)
 		}
 		v.Chart = trendChart(a.Agent, v.Trend)
@@ -177,14 +180,14 @@ func sharesByCategory(h signals.AgentHosts, byHost map[string]*signals.Site) []c
 	seen := map[string]bool{}
 	for _, c := range sites.Categories {
 		if cs := counts[c.Name]; cs != nil {
-			cs.DisallowedPct = percent(cs.Disallowed, cs.Disallowed+cs.Allowed+cs.Unknown)
+			cs.DisallowedPct = percent(cs.Disallowed, cs.Disallowed+cs.Allowed)
 			out = append(out, *cs)
 			seen[c.Name] = true
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(counts)) { // categories the vocabulary lacks: rare
 		if cs := counts[name]; !seen[name] {
-			cs.DisallowedPct = percent(cs.Disallowed, cs.Disallowed+cs.Allowed+cs.Unknown)
+			cs.DisallowedPct = percent(cs.Disallowed, cs.Disallowed+cs.Allowed)
 			out = append(out, *cs)
 		}
 	}
@@ -199,28 +202,33 @@ func percent(n, total int) string {
 }
 
 // trendChart draws the share of sites that disallow a crawler in each
-// batch. The numbers are also in a table beside it, for screen readers.
+// batch, of the sites whose robots.txt that batch read: an unknown is
+// neither, so it is left out of the share, and the title says so. The
+// numbers are also in a table beside it, for screen readers.
 func trendChart(agent string, trend []trendPoint) chart {
-	const top, bottom, left, barW, gap, plotH = 12, 34, 52, 34, 14, 120
-	c := chart{Title: "Share of sites whose robots.txt disallows " + agent + ", batch by batch",
-		Height: top + plotH + bottom, Width: left + max(1, len(trend))*(barW+gap) + gap}
+	const top, bottom, plotH = 14, 34, 120
+	const left = 12.0 // per cent of the width, for the axis labels
+	c := chart{Title: "Share of sites whose robots.txt disallows " + agent + ", of those whose robots.txt we read (unknown sites are not counted), batch by batch",
+		Height: top + plotH + bottom}
 	var desc []string
+	slot := (100 - left) / float64(max(1, len(trend)))
+	pct := func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) + "%" }
 	for i, p := range trend {
-		total := p.Disallowed + p.Allowed + p.Unknown
+		read := p.Disallowed + p.Allowed
 		h := 0
-		if total > 0 {
-			h = p.Disallowed * plotH / total
+		if read > 0 {
+			h = p.Disallowed * plotH / read
 		}
-		x := left + gap + i*(barW+gap)
+		x := left + float64(i)*slot + slot*0.2
 		label := p.Batch
 		if p.Date != nil {
 			label = p.Date.t.Format("2 Jan")
-			desc = append(desc, fmt.Sprintf("%s: %s (%d of %d sites)", p.Date.Day(), p.Pct, p.Disallowed, total))
+			desc = append(desc, fmt.Sprintf("%s: %s (%d of %d sites whose robots.txt we read; %d unknown)", p.Date.Day(), p.Pct, p.Disallowed, read, p.Unknown))
 		}
-		c.Bars = append(c.Bars, chartBar{X: x, Y: top + plotH - h, W: barW, H: h, Label: label, Value: p.Pct, LabelX: x + barW/2})
+		c.Bars = append(c.Bars, chartBar{X: pct(x), W: pct(slot * 0.6), Y: top + plotH - h, H: h, Label: label, Value: p.Pct, LabelX: pct(x + slot*0.3)})
 	}
-	for _, pct := range []int{0, 50, 100} {
-		c.Axis = append(c.Axis, chartTick{Y: top + plotH - pct*plotH/100, Text: strconv.Itoa(pct) + " %"})
+	for _, pc := range []int{0, 50, 100} {
+		c.Axis = append(c.Axis, chartTick{Y: top + plotH - pc*plotH/100, Text: strconv.Itoa(pc) + " %"})
 	}
 	c.Desc = "No batch yet."
 	if len(desc) > 0 {

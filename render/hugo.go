@@ -192,7 +192,7 @@ func hugoCrawler(v crawlerView) string {
 		fmt.Fprintf(&b, "[[trend]]\nbatch = %s\ndisallowed = %d\nallowed = %d\nunknown = %d\npct = %s\n", q(t.Batch), t.Disallowed, t.Allowed, t.Unknown, q(t.Pct))
 	}
 	for _, bar := range v.Chart.Bars {
-		fmt.Fprintf(&b, "[[bars]]\nx = %d\ny = %d\nw = %d\nh = %d\nlabel = %s\nvalue = %s\n", bar.X, bar.Y, bar.W, bar.H, q(bar.Label), q(bar.Value))
+		fmt.Fprintf(&b, "[[bars]]\nx = %s\ny = %d\nw = %s\nh = %d\nlabel = %s\nvalue = %s\n", q(bar.X), bar.Y, q(bar.W), bar.H, q(bar.Label), q(bar.Value))
 	}
 	b.WriteString("+++\n")
 	return b.String()

@@ -194,7 +194,7 @@ func TestSitePageSections(t *testing.T) {
 	page := string(read(t, out, "sites/kommune.test/index.html"))
 	for _, want := range []string{
 		`<h2 id="answers" class="visually-hidden">In short</h2>`, `<h2 id="ai-use">AI signals</h2>`, `<h2 id="robots">robots.txt</h2>`,
-		`<li id="robots-L9" class="decides"><code>Disallow: /</code></li>`, `<a href="#robots-L9">line 9</a>`,
+		`<li id="robots-L9" class="decides" style="scroll-margin-top: calc(2 * 1.5lh + .5rem)"><code>Disallow: /</code></li>`, `<a href="#robots-L9">line 9</a>`,
 		`#:~:text=Automatisert%20innsamling%20av%20innhold%20er%20ikke%20tillatt%20uten%20skriftlig%20samtykke.`, `<h2 id="robots-2">robots.txt of data.kommune.test</h2>`,
 		`Crawl-delay for our crawler: 3 s.`, `Content-Signal`, `search=yes, ai-train=no`, `<code>/intern/</code>`, `only examples`,
 		`Automatisert innhenting av innhold er forbudt uten samtykke.`, `<h2 id="read">Documents read</h2>`,

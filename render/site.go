@@ -395,6 +395,32 @@ func mailto(addr, subject string) string {
 	return (&url.URL{Scheme: "mailto", Opaque: addr, RawQuery: "subject=" + url.PathEscape(subject)}).String()
 }
 
+// groupStart is the index of the first User-agent line of the group that
+// line i (0-based) of a robots.txt belongs to: a link to a deciding line
+// scrolls so that the crawlers it speaks to are in sight above it.
+func groupStart(lines []string, i int) int {
+	isAgent := func(l string) bool {
+		k, _, ok := strings.Cut(strings.TrimSpace(l), ":")
+		return ok && strings.EqualFold(strings.TrimSpace(k), "user-agent")
+	}
+	j := i
+	for j > 0 && !isAgent(lines[j]) {
+		j--
+	}
+	if !isAgent(lines[j]) {
+		return i
+	}
+	for k := j - 1; k >= 0; k-- {
+		t := strings.TrimSpace(lines[k])
+		if isAgent(t) {
+			j = k
+		} else if !strings.HasPrefix(t, "#") {
+			break
+		}
+	}
+	return j
+}
+
 func robotsOf(r signals.Robots, heading, id string) robotsView {
 	v := robotsView{R: r, Heading: heading, ID: id, File: linkTo(r.URL, ""),
 		Table: r.Outcome == "rules" && len(r.Agents) > 0}
@@ -403,7 +429,11 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 		deciding[a.Line] = true
 	}
 	for i, text := range r.Lines {
-		v.Lines = append(v.Lines, robotsLine{N: i + 1, ID: lineID(id, i+1), Text: text, Decides: deciding[i+1]})
+		l := robotsLine{N: i + 1, ID: lineID(id, i+1), Text: text, Decides: deciding[i+1]}
+		if l.Decides {
+			l.Above = i - groupStart(r.Lines, i)
+		}
+		v.Lines = append(v.Lines, l)
 	}
 	v.MoreLines = r.LineCount - len(r.Lines)
 	if r.CrawlDelaySeconds != nil {

@@ -27,6 +27,9 @@
   // data-sort value when it has one, else by its text.
   document.querySelectorAll("table[data-sortable]").forEach(function (table) {
     var heads = table.tHead ? table.tHead.rows[0].cells : [];
+    // The stylesheet shows the headings as a row of buttons on a phone
+    // once they are buttons; without this script they stay a hidden header.
+    table.classList.add("sortable");
     Array.prototype.forEach.call(heads, function (th, col) {
       var button = document.createElement("button");
       button.type = "button";
