@@ -183,7 +183,7 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Unix(1, 0)) })
 	fail := func(err error) (*http.Response, error) {
 		stop()
-		conn.Close()
+		hangUp(conn)
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)
 		}
@@ -205,7 +205,7 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 	}
 	rd := getReader(conn)
 	conn.SetReadDeadline(time.Now().Add(t.timeouts.Header))
-	resp, err := readAnswer(rd.br, req)
+	resp, err := readAnswer(rd, req)
 	if err != nil {
 		rd.free()
 		switch {
@@ -233,12 +233,21 @@ var errNothingRead = errors.New("no answer")
 
 // readAnswer reads the head of the answer to req, skipping informational
 // answers (100 Continue, 103 Early Hints) that may come before it.
-func readAnswer(br *bufio.Reader, req *http.Request) (*http.Response, error) {
-	if _, err := br.Peek(1); err != nil {
+// All of them count against maxHeadBytes: a flood of them is a head too
+// long, and says so (http.ReadResponse would call the cut-off line a
+// malformed answer).
+func readAnswer(rd *connReader, req *http.Request) (*http.Response, error) {
+	if _, err := rd.br.Peek(1); err != nil {
 		return nil, fmt.Errorf("%w: %w", errNothingRead, err)
 	}
-	for {
-		resp, err := http.ReadResponse(br, req)
+	for informational := 0; ; informational++ {
+		resp, err := http.ReadResponse(rd.br, req)
+		if err != nil && rd.head.left == 0 {
+			if informational > 0 {
+				return nil, fmt.Errorf("%w, after %d informational (1xx) answers", errHeadTooLarge, informational)
+			}
+			return nil, errHeadTooLarge
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -307,5 +316,28 @@ func (b *connBody) end(atEOF bool) {
 		b.t.put(b.key, b.conn)
 		return
 	}
-	b.conn.Close()
+	if atEOF && b.keep {
+		b.conn.Close() // the answer ended; only what came after it is left
+		return
+	}
+	hangUp(b.conn)
+}
+
+// hangUp closes a connection in the middle of an exchange (a body not read
+// to its end, a timeout, a failure) with a reset rather than the orderly
+// close: a server still sending learns of it at its very next write, not
+// one write later (after our kernel answered the first with a reset), so
+// its side of the request ends within hangUpGrace of ours.
+func hangUp(conn net.Conn) {
+	raw := conn
+	if tc, ok := raw.(*tls.Conn); ok {
+		raw = tc.NetConn()
+	}
+	if rc, ok := raw.(*recordConn); ok {
+		raw = rc.Conn
+	}
+	if tcp, ok := raw.(*net.TCPConn); ok {
+		tcp.SetLinger(0)
+	}
+	conn.Close()
 }

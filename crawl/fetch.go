@@ -100,8 +100,13 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 		r.gap(a, evidence.ReasonNotFound, fmt.Sprintf("HTTP %d", s))
 	case s == 429 || s == 503:
 		r.gap(a, evidence.ReasonAskedToWait, fmt.Sprintf("still HTTP %d after the one retry, %s after the first answer", s, waitWords(ans)))
-	case s >= 300 && s < 400:
+	case isRedirect(s):
 		r.gap(a, evidence.ReasonServerError, fmt.Sprintf("HTTP %d without a usable Location", s))
+	case s == 304:
+		// We never ask conditionally (no If-Modified-Since, no If-None-Match).
+		r.gap(a, evidence.ReasonServerError, "HTTP 304 (Not Modified) to a request that was not conditional: no page to read")
+	case s >= 300 && s < 400:
+		r.gap(a, evidence.ReasonServerError, fmt.Sprintf("HTTP %d, a 3xx status that is not a redirect: no page to read", s))
 	case s >= 400 && s < 500:
 		r.gap(a, evidence.ReasonRefused, fmt.Sprintf("HTTP %d", s))
 	default:

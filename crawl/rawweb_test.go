@@ -511,3 +511,63 @@ func TestRawResumeAfterKillWaitsTheFloor(t *testing.T) {
 		}
 	})
 }
+
+// Issue 24, item 9: a body dripped slower than the transfer floor is
+// abandoned; the server's side of that request ends when its next write
+// fails, which was a write later than it need be (an orderly close is
+// answered with a reset only after the first write after it). The crawler
+// resets the connection, and its clock counts from the server's end.
+func TestRawDripEndsOnTheServerSideToo(t *testing.T) {
+	rawSchemes(t, func(t *testing.T, tlsOn bool, scheme string) {
+		srv := newRawServer(t, tlsOn, func(c *rawConn, q *rawRequest, req *http.Request) bool {
+			if q.Path != "/vilkar" {
+				c.answer(q, rawAnswer(q.Path))
+				return true
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 100000\r\n\r\n")
+			for {
+				time.Sleep(400 * time.Millisecond)
+				if _, err := io.WriteString(c, "<"); err != nil {
+					return false // the server learns now that we hung up
+				}
+			}
+		})
+		r := crawlRaw(t, srv, Config{})
+		if a := r.address(t, scheme, "/vilkar"); a.Outcome != evidence.OutcomeGap || !strings.Contains(a.Detail, "slowly") {
+			t.Errorf("/vilkar: %s %s %s, want a no-answer gap: too slow", a.Outcome, a.Reason, a.Detail)
+		}
+	})
+}
+
+// A flood of informational answers is a head too long, and is named so
+// (issue 24, item 9: it read "malformed HTTP response"); a 304 to a request
+// that was not conditional is no missing Location.
+func TestRawInformationalFloodAnd304(t *testing.T) {
+	rawSchemes(t, func(t *testing.T, tlsOn bool, scheme string) {
+		srv := newRawServer(t, tlsOn, func(c *rawConn, q *rawRequest, req *http.Request) bool {
+			switch q.Path {
+			case "/vilkar":
+				hint := strings.Repeat("HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n", 1000)
+				for range 2 * maxHeadBytes / len(hint) {
+					if _, err := io.WriteString(c, hint); err != nil {
+						break
+					}
+				}
+				c.srv.end(q)
+				return false
+			case "/.well-known/security.txt":
+				c.answer(q, "HTTP/1.1 304 Not Modified\r\n\r\n")
+				return true
+			}
+			c.answer(q, rawAnswer(q.Path))
+			return true
+		})
+		r := crawlRaw(t, srv, Config{})
+		if a := r.address(t, scheme, "/vilkar"); a.Reason != evidence.ReasonNoAnswer || !strings.Contains(a.Detail, "longer than") || !strings.Contains(a.Detail, "informational") {
+			t.Errorf("/vilkar: %s %s %s, want no-answer: headers too long, after informational answers", a.Outcome, a.Reason, a.Detail)
+		}
+		if a := r.address(t, scheme, "/.well-known/security.txt"); !strings.Contains(a.Detail, "Not Modified") {
+			t.Errorf("security.txt: %s %s %s, want a 304 named as such", a.Outcome, a.Reason, a.Detail)
+		}
+	})
+}
