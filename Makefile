@@ -19,7 +19,7 @@ $(BIN): FORCE
 
 FORCE:
 
-demo: $(BIN) ## crawl the embedded fixture web on loopback and build public/
+demo: $(BIN) ## crawl the embedded fixture web on loopback in two batches (it changes in between) and build public/
 	$(BIN) demo -out $(OUT)
 
 test: ## gofmt, go vet and every test (offline)

@@ -56,7 +56,7 @@ func commands() []command {
 		{"eval", "[-v] [DIR]", "score the terms reader on a labelled folder (default ../shared/realweb/terms)", runEval},
 		{"check-site", "[-dir public] [-base-url URL]", "check the built website: well-formed pages, every internal link resolves", runCheckSite},
 		{"fixture", "-dir DIR [-stage N] [-sites sites.toml]", "serve the embedded fixture web on loopback for crawls in other processes", runFixture},
-		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it, build public/", runDemo},
+		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it in two batches (it changes in between), build public/", runDemo},
 		{"serve", "[-dir public] [-addr 127.0.0.1:8080]", "preview the built website", runServe},
 	}
 }
