@@ -228,6 +228,8 @@ func inspect(rel string, data []byte) *pageInfo {
 	}
 	count := map[atom.Atom]int{}
 	var skipTarget string
+	byID := map[string]*html.Node{}
+	var landmarks []*html.Node
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.ElementNode {
@@ -237,6 +239,10 @@ func inspect(rel string, data []byte) *pageInfo {
 					bad("id %q used twice", id)
 				}
 				pg.ids[id] = true
+				byID[id] = n
+			}
+			if landmarkRole(n) != "" {
+				landmarks = append(landmarks, n)
 			}
 			for _, a := range n.Attr {
 				if strings.HasPrefix(strings.ToLower(a.Key), "on") {
@@ -257,6 +263,11 @@ func inspect(rel string, data []byte) *pageInfo {
 				}
 			case atom.Table:
 				checkTable(n, bad)
+			case atom.Figcaption:
+				// HTML lets a figcaption be only the first or the last child of its figure.
+				if f := n.Parent; f != nil && f.DataAtom == atom.Figure && firstElement(f) != n && lastElement(f) != n {
+					bad("<figcaption> is neither the first nor the last child of its <figure>")
+				}
 			case atom.Script:
 				// The one script is our own filter.js, from our own site, and
 				// the page works without it; no inline code, nothing from
@@ -275,6 +286,16 @@ func inspect(rel string, data []byte) *pageInfo {
 		}
 	}
 	walk(doc)
+	// Two landmarks of one role need names that tell them apart (a screen
+	// reader lists them by role and name).
+	seen := map[string]bool{}
+	for _, n := range landmarks {
+		key := landmarkRole(n) + ": " + accessibleName(n, byID)
+		if seen[key] {
+			bad("two landmarks named %q", key)
+		}
+		seen[key] = true
+	}
 	for _, want := range []struct {
 		a    atom.Atom
 		name string
@@ -293,6 +314,76 @@ func inspect(rel string, data []byte) *pageInfo {
 		bad("skip link target #%s does not exist", skipTarget)
 	}
 	return pg
+}
+
+// landmarkRole is the landmark role of n that can repeat on a page, or "".
+func landmarkRole(n *html.Node) string {
+	if r := attr(n, "role"); r != "" {
+		switch r {
+		case "region", "navigation", "search", "complementary", "form":
+			return r
+		}
+		return ""
+	}
+	switch n.DataAtom {
+	case atom.Nav:
+		return "navigation"
+	case atom.Aside:
+		return "complementary"
+	case atom.Section:
+		if attr(n, "aria-label") != "" || attr(n, "aria-labelledby") != "" {
+			return "region"
+		}
+	}
+	return ""
+}
+
+// accessibleName is n's aria-label, or the text of the elements its
+// aria-labelledby names, white space folded.
+func accessibleName(n *html.Node, byID map[string]*html.Node) string {
+	if l := attr(n, "aria-label"); l != "" {
+		return strings.Join(strings.Fields(l), " ")
+	}
+	var parts []string
+	for _, id := range strings.Fields(attr(n, "aria-labelledby")) {
+		if t := byID[id]; t != nil {
+			parts = append(parts, textOf(t))
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
+}
+
+func firstElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+func lastElement(n *html.Node) *html.Node {
+	for c := n.LastChild; c != nil; c = c.PrevSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
 }
 
 // checkTable wants a caption and header cells in every table.

@@ -44,21 +44,23 @@ func TestGoodSitePasses(t *testing.T) {
 // TestProblemsAreFound: each kind of fault is reported.
 func TestProblemsAreFound(t *testing.T) {
 	cases := map[string]struct{ page, want string }{
-		"dead link":        {strings.Replace(good, `href="../b/#x"`, `href="../missing/"`, 1), "missing/index.html does not exist"},
-		"dead anchor":      {good, `has no id "x"`},
-		"leaves the site":  {strings.Replace(good, `href="../"`, `href="../../../"`, 1), "leaves the site"},
-		"two h1":           {strings.Replace(good, `<h1>T</h1>`, `<h1>T</h1><h1>U</h1>`, 1), "2 <h1> elements"},
-		"no main":          {strings.NewReplacer(`<main id="main">`, `<div id="main">`, `</main>`, `</div>`).Replace(good), "0 <main> elements"},
-		"no skip target":   {strings.Replace(good, `<main id="main">`, `<main>`, 1), "skip link target #main does not exist"},
-		"unclosed":         {strings.Replace(good, `<p>f</p>`, `<p>f`, 1), "</footer> closes <p>"},
-		"misnested":        {strings.Replace(good, `<p>f</p>`, `<p><b>f</p></b>`, 1), "</p> closes <b>"},
-		"script":           {strings.Replace(good, `<p>f</p>`, `<script>x()</script>`, 1), "<script> element"},
-		"remote script":    {strings.Replace(good, `<p>f</p>`, `<script src="https://cdn.example/filter.js"></script>`, 1), "<script> element other than"},
-		"handler":          {strings.Replace(good, `<p>f</p>`, `<p onclick="x()">f</p>`, 1), "event handler attribute onclick"},
-		"javascript link":  {strings.Replace(good, `href="mailto:a@b"`, `href="javascript:alert(1)"`, 1), `scheme "javascript" is not allowed`},
-		"external asset":   {strings.Replace(good, `href="../style.css"`, `href="https://cdn.example/s.css"`, 1), "fetch from elsewhere"},
-		"table no caption": {strings.Replace(good, `<caption>C</caption>`, ``, 1), "a table without a caption"},
-		"no lang":          {strings.Replace(good, ` lang="en"`, ``, 1), "<html> has no lang"},
+		"dead link":                {strings.Replace(good, `href="../b/#x"`, `href="../missing/"`, 1), "missing/index.html does not exist"},
+		"dead anchor":              {good, `has no id "x"`},
+		"leaves the site":          {strings.Replace(good, `href="../"`, `href="../../../"`, 1), "leaves the site"},
+		"two h1":                   {strings.Replace(good, `<h1>T</h1>`, `<h1>T</h1><h1>U</h1>`, 1), "2 <h1> elements"},
+		"no main":                  {strings.NewReplacer(`<main id="main">`, `<div id="main">`, `</main>`, `</div>`).Replace(good), "0 <main> elements"},
+		"no skip target":           {strings.Replace(good, `<main id="main">`, `<main>`, 1), "skip link target #main does not exist"},
+		"unclosed":                 {strings.Replace(good, `<p>f</p>`, `<p>f`, 1), "</footer> closes <p>"},
+		"misnested":                {strings.Replace(good, `<p>f</p>`, `<p><b>f</p></b>`, 1), "</p> closes <b>"},
+		"script":                   {strings.Replace(good, `<p>f</p>`, `<script>x()</script>`, 1), "<script> element"},
+		"remote script":            {strings.Replace(good, `<p>f</p>`, `<script src="https://cdn.example/filter.js"></script>`, 1), "<script> element other than"},
+		"handler":                  {strings.Replace(good, `<p>f</p>`, `<p onclick="x()">f</p>`, 1), "event handler attribute onclick"},
+		"javascript link":          {strings.Replace(good, `href="mailto:a@b"`, `href="javascript:alert(1)"`, 1), `scheme "javascript" is not allowed`},
+		"external asset":           {strings.Replace(good, `href="../style.css"`, `href="https://cdn.example/s.css"`, 1), "fetch from elsewhere"},
+		"table no caption":         {strings.Replace(good, `<caption>C</caption>`, ``, 1), "a table without a caption"},
+		"figcaption in the middle": {strings.Replace(good, `<p>f</p>`, `<figure><svg></svg><figcaption>c</figcaption><p>d</p></figure>`, 1), "<figcaption> is neither the first nor the last child"},
+		"landmarks alike":          {strings.Replace(good, `<p>f</p>`, `<div role="region" aria-labelledby="g1"><p id="g1">Groups</p></div><div role="region" aria-labelledby="g2"><p id="g2">Groups </p></div>`, 1), `two landmarks named "region: Groups"`},
+		"no lang":                  {strings.Replace(good, ` lang="en"`, ``, 1), "<html> has no lang"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
