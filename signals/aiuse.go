@@ -125,7 +125,7 @@ func aiUse(s *Site) AIUse {
 		case s.Robots.URL == "":
 			u.Why = "robots.txt was not read, so we do not know what it says to any crawler."
 		default:
-			u.Why = "robots.txt was not read (" + s.Robots.NotReadCause() + "), so we do not know what it says to any crawler."
+			u.Why = s.Robots.NotReadLead() + " so we do not know what it says to any crawler."
 		}
 		return u
 	}

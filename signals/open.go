@@ -156,7 +156,7 @@ func notDetermined(s *Site) string {
 	case s.Batch == "":
 		return "The site has not been read yet."
 	case !robotsRead(s.Robots):
-		return "robots.txt was not read, so we read no page of the site."
+		return s.Robots.NotReadLead() + " and our rule is then to read no other page of the host, so we read none of the pages a verdict would rest on."
 	}
 	for _, d := range s.Read {
 		if d.Role == RolePolicy {

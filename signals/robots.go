@@ -133,8 +133,10 @@ func notReadWhy(hr evidence.HostRobots, addrs []evidence.Address) (reason, detai
 func (r Robots) NotReadCause() string {
 	s := r.Status
 	switch {
+	case r.Reason == evidence.ReasonBotChallenge && r.Detail != "":
+		return "a bot challenge answered in its place, with " + r.Detail
 	case r.Reason == evidence.ReasonBotChallenge:
-		return "a bot challenge answered in its place (" + r.Detail + ")"
+		return "a bot challenge answered in its place"
 	case s >= 200 && s < 300:
 		return fmt.Sprintf("it answered HTTP %d with something we could not read as robots.txt (%s)", s, r.Detail)
 	case s >= 300 && s < 400:
@@ -147,6 +149,18 @@ func (r Robots) NotReadCause() string {
 	return "it could not be fetched"
 }
 
+// NotReadLead opens a sentence about a robots.txt that was not read, up to
+// the comma or semicolon after which the sentence goes on: "robots.txt was
+// not read (it answered HTTP 403)," or, when the cause holds parentheses
+// of its own, "robots.txt was not read: CAUSE;".
+func (r Robots) NotReadLead() string {
+	c := r.NotReadCause()
+	if strings.ContainsAny(c, "()") {
+		return "robots.txt was not read: " + c + ";"
+	}
+	return "robots.txt was not read (" + c + "),"
+}
+
 // notReadMeaning explains a robots.txt we could not read. What RFC 9309
 // tells other crawlers and what our crawler does are different questions
 // (design §2.3): we never know what such a file says to anyone, and that
@@ -154,7 +168,7 @@ func (r Robots) NotReadCause() string {
 func notReadMeaning(r Robots) string {
 	const unknown = " so we do not know what it says to any crawler."
 	const another = " Another crawler, at another time, may get another answer."
-	lead := "robots.txt was not read: " + r.NotReadCause() + ","
+	lead := r.NotReadLead()
 	switch s := r.Status; {
 	case r.Reason == evidence.ReasonBotChallenge:
 		return lead + unknown + " A challenge is not robots.txt; counting it as no answer, and so reading nothing else on the host, is our rule." + another

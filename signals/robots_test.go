@@ -24,7 +24,7 @@ func TestRobotsMeaningWithoutRules(t *testing.T) {
 		{evidence.HostRobots{Host: "a.test", Status: 429, Outcome: "disallow-all", Reason: "robots-unavailable"},
 			[]string{"answered HTTP 429", "our rule is stricter"}, "assume everything"},
 		{evidence.HostRobots{Host: "a.test", Status: 200, Outcome: "disallow-all", Reason: "bot-challenge", Detail: "a Cloudflare challenge (cf-mitigated: challenge)"},
-			[]string{"a bot challenge answered in its place (a Cloudflare challenge", "is our rule"}, "answered HTTP 200"},
+			[]string{"a bot challenge answered in its place, with a Cloudflare challenge", "is our rule"}, "answered HTTP 200"},
 		{evidence.HostRobots{Host: "a.test", Outcome: "disallow-all", Reason: "robots-unavailable", Detail: "connection refused"},
 			[]string{"could not be fetched (connection refused)", "cannot reach robots.txt to assume everything", "our rule"}, ""},
 		// An older batch's record, its detail saying what our crawler did as
