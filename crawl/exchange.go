@@ -71,14 +71,17 @@ func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host str
 	if r.werr != nil {
 		return nil, r.werr
 	}
-	if x, ok := r.seed.take(rawURL); ok {
-		// Stored already (an interrupted attempt, or a robots.txt younger
-		// than RobotsMaxAge): not asked again.
-		return r.reuse(a, rawURL, host, x, always)
-	}
 	resent := false
 	for i := 0; ; {
-		ans, err := r.send(ctx, a, rawURL, host, always)
+		var ans *answer
+		var err error
+		if x, ok := r.seed.take(rawURL); ok {
+			// Stored already (an interrupted attempt, or a robots.txt
+			// younger than RobotsMaxAge): not asked again.
+			ans, err = r.reuse(a, rawURL, host, x, always)
+		} else {
+			ans, err = r.send(ctx, a, rawURL, host, always)
+		}
 		if err != nil && errors.Is(err, errStale) && !resent {
 			// A kept connection closed under the request: the server may
 			// have read it, so it was counted and recorded as sent. It goes
@@ -149,6 +152,9 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 	if err != nil {
 		release(0, hangUpGrace) // the server may still be working on it
 		raw.Err = err.Error()
+		if ctx.Err() != nil {
+			raw.Meta[evidence.InterruptedField] = "the crawl was stopped during this request"
+		}
 		r.record(a, raw)
 		return nil, fmt.Errorf("%s: %w", rawURL, unwrapURLError(err))
 	}

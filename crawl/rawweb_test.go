@@ -88,6 +88,8 @@ type rawServer struct {
 	scheme string
 	roots  *x509.CertPool
 	script rawScript
+	// timeouts replace shortTimeouts for the crawls of this server.
+	timeouts Timeouts
 
 	mu    sync.Mutex
 	log   []*rawRequest
@@ -255,7 +257,11 @@ func rawCrawler(t *testing.T, srv *rawServer, cfg Config) (*Crawler, Config) {
 	t.Helper()
 	list := listFrom(t, "[[site]]\nname = \"Rå\"\nurl = \""+srv.scheme+"://"+rawHost+"/\"\n")
 	resolve := map[string]string{rawHost: srv.ln.Addr().String()}
-	cfg.Client = NewClient(ClientOptions{Resolve: resolve, RootCAs: srv.roots, Timeouts: shortTimeouts})
+	timeouts := shortTimeouts
+	if srv.timeouts != (Timeouts{}) {
+		timeouts = srv.timeouts
+	}
+	cfg.Client = NewClient(ClientOptions{Resolve: resolve, RootCAs: srv.roots, Timeouts: timeouts})
 	cfg.Resolve = resolve
 	if cfg.MinDelay == 0 {
 		cfg.MinDelay = rawFloor
@@ -568,6 +574,54 @@ func TestRawInformationalFloodAnd304(t *testing.T) {
 		}
 		if a := r.address(t, scheme, "/.well-known/security.txt"); !strings.Contains(a.Detail, "Not Modified") {
 			t.Errorf("security.txt: %s %s %s, want a 304 named as such", a.Outcome, a.Reason, a.Detail)
+		}
+	})
+}
+
+// Issue 24, item 9: a resumed run asked again a request whose timeout the
+// interrupted run had stored, and forgot that the host had failed: the
+// stored failure is counted again, so the host stops where it stopped.
+// The kill comes while the second failing request is on the wire; the
+// resumed run asks that one again (its outcome was never stored), and its
+// failure is the second in a row.
+func TestRawResumeKeepsStoredFailures(t *testing.T) {
+	rawSchemes(t, func(t *testing.T, tlsOn bool, scheme string) {
+		killNow := make(chan struct{})
+		var once sync.Once
+		srv := newRawServer(t, tlsOn, func(c *rawConn, q *rawRequest, req *http.Request) bool {
+			switch q.Path {
+			case "/vilkar", "/.well-known/security.txt":
+				if q.Path != "/vilkar" {
+					once.Do(func() { close(killNow) })
+				}
+				io.Copy(io.Discard, c) // no answer, until the crawler gives up
+				return false
+			}
+			c.answer(q, rawAnswer(q.Path))
+			return true
+		})
+		srv.timeouts = Timeouts{Header: 300 * time.Millisecond, Request: 5 * time.Second, Window: time.Second, MinBytes: 64}
+		cfg := Config{Batches: t.TempDir(), Batch: "20261201T060000Z"}
+		c, _ := rawCrawler(t, srv, cfg)
+		ctx, kill := context.WithCancel(t.Context())
+		go func() {
+			select {
+			case <-killNow:
+			case <-ctx.Done():
+			}
+			kill()
+		}()
+		c.Run(ctx, nil)
+		cfg.Resume = true
+		r := crawlRaw(t, srv, cfg)
+		want := []string{"/robots.txt", "/", "/vilkar", "/.well-known/security.txt", "/.well-known/security.txt"}
+		if got := srv.paths(); strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("the server was asked %q over both runs, want %q", got, want)
+		}
+		for _, p := range rawPlan[4:] {
+			if a := r.address(t, scheme, p); a.Reason != evidence.ReasonStopped {
+				t.Errorf("%s: %s %s %s, want stopped (two failures in a row)", p, a.Outcome, a.Reason, a.Detail)
+			}
 		}
 	})
 }

@@ -35,15 +35,22 @@ func newSeed() *seed {
 }
 
 func (s *seed) add(x evidence.StoredExchange) {
-	u := x.Response.URL
+	u := x.Address()
 	for _, have := range s.byURL[u] {
 		// An answer reused once is in a later attempt's file too, with the
 		// same time and body: keep one.
-		if have.Time.Equal(x.Time) && have.Response.Status == x.Response.Status && string(have.Response.Body) == string(x.Response.Body) {
+		if have.Time.Equal(x.Time) && sameStored(have, x) {
 			return
 		}
 	}
 	s.byURL[u] = append(s.byURL[u], x)
+}
+
+func sameStored(a, b evidence.StoredExchange) bool {
+	if a.Response == nil || b.Response == nil {
+		return a.Response == nil && b.Response == nil && a.Err == b.Err
+	}
+	return a.Response.Status == b.Response.Status && string(a.Response.Body) == string(b.Response.Body)
 }
 
 // merge adds o's answers and clocks to s (either may be nil).
@@ -110,7 +117,7 @@ func (c *Crawler) resumeSeed(batchDir, site string) (*seed, error) {
 		end, _ := evidence.ModTime(f)
 		for _, x := range xs {
 			sd.add(x)
-			if h := hostOf(x.Response.URL); h != "" {
+			if h := hostOf(x.Address()); h != "" {
 				sd.clock(h, end)
 			}
 		}
@@ -194,6 +201,9 @@ func (r *siteRun) reuse(a *evidence.Address, rawURL, host string, x evidence.Sto
 		req.Header.Set("From", r.contact())
 	}
 	req.Header.Del("Host")
+	if x.Response == nil {
+		return nil, r.reuseFailure(a, req, x)
+	}
 	sr := x.Response
 	resp := &http.Response{StatusCode: sr.Status, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: sr.Header}
 	if resp.Header == nil {
@@ -217,4 +227,26 @@ func (r *siteRun) reuse(a *evidence.Address, rawURL, host string, x evidence.Sto
 		r.c.pacer.seed(host, time.Time{}, x.Time.Add(ans.wait()))
 	}
 	return ans, nil
+}
+
+// reuseFailure records a stored request that got no answer again, with its
+// error, and returns that error as the network gave it, so the run counts
+// it as the interrupted run did: a host that had stopped answering stops
+// again, and nothing is asked twice. A kept connection closed under the
+// request (errStale) is returned as such, so the request's second sending,
+// stored after it, is reused too.
+func (r *siteRun) reuseFailure(a *evidence.Address, req *http.Request, x evidence.StoredExchange) error {
+	raw := evidence.RawExchange{Time: x.Time, Request: req, IP: x.IP, Err: x.Err,
+		Meta: map[string]string{"found-via": a.FoundVia, "address": a.URL, "reused-from": filepath.Base(x.File)}}
+	if len(a.Exchanges) == 0 {
+		a.FetchedAt = x.Time.UTC()
+	}
+	if err := r.record(a, raw); err != nil {
+		return err
+	}
+	r.reused++
+	if strings.Contains(x.Err, errStale.Error()) {
+		return fmt.Errorf("%s: %w (stored: %s)", x.URL, errStale, x.Err)
+	}
+	return fmt.Errorf("%s: %s (stored from the interrupted run)", x.URL, x.Err)
 }

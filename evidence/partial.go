@@ -24,6 +24,22 @@ type StoredExchange struct {
 	Request  http.Header // the request headers as sent
 	IP       string      // WARC-IP-Address, if recorded
 	Response *StoredResponse
+	// For a request that got no answer (Response nil): its address and
+	// the transport error recorded with it (a timeout, a reset).
+	URL, Err string
+}
+
+// InterruptedField is the metadata field (RawExchange.Meta) of a request
+// that the crawl itself cut off when it was stopped: its failure is no
+// answer of the host's, and a resumed run asks it again.
+const InterruptedField = "interrupted"
+
+// Address is the address asked, answered or not.
+func (x StoredExchange) Address() string {
+	if x.Response != nil {
+		return x.Response.URL
+	}
+	return x.URL
 }
 
 // Unfinished returns the files an interrupted attempt at site left in
@@ -123,6 +139,37 @@ func partialRecord(path string, rec gowarc.Record, requests map[string]StoredExc
 			h = p.Clone()
 		}
 		requests[wr.RecordId()] = StoredExchange{File: path, Time: date, Request: h, IP: wr.WarcHeader().Get(gowarc.WarcIPAddress)}
+	case gowarc.Metadata:
+		// The metadata of a request that got no answer is concurrent to
+		// the request itself, and names the error: a failure that
+		// happened, kept so a resumed run counts it as the run did.
+		var x StoredExchange
+		found := false
+		for _, id := range wr.WarcHeader().GetAll(gowarc.WarcConcurrentTo) {
+			if x, found = requests[strings.Trim(id, "<>")]; found {
+				break
+			}
+		}
+		if !found {
+			return StoredExchange{}, false, nil
+		}
+		raw, err := wr.Block().RawBytes()
+		if err != nil {
+			return StoredExchange{}, false, nil
+		}
+		block, err := io.ReadAll(io.LimitReader(raw, 64<<10))
+		if err != nil {
+			return StoredExchange{}, false, nil
+		}
+		for line := range strings.SplitSeq(string(block), "\r\n") {
+			if strings.HasPrefix(line, InterruptedField+": ") {
+				return StoredExchange{}, false, nil // ended by us, not by the host
+			}
+			if e, ok := strings.CutPrefix(line, "error: "); ok {
+				x.URL, x.Err = wr.WarcHeader().Get(gowarc.WarcTargetURI), e
+			}
+		}
+		return x, x.Err != "", nil
 	case gowarc.Response:
 		if t := wr.WarcHeader().Get(gowarc.WarcTruncated); t != "" && t != "length" {
 			return StoredExchange{}, false, nil
