@@ -31,8 +31,9 @@ type changedBatch struct {
 }
 
 type changedSite struct {
-	Host, Name string
-	Previous   *date
+	Host, Name    string
+	Previous      *date
+	PreviousBatch string
 	// What robots.txt now says to each crawler of the agents list, against
 	// the batch before: newly refused, and let in again.
 	Refused, LetIn []crawlerRef
@@ -75,7 +76,7 @@ func changesOf(sorted []*signals.Site) changesPage {
 }
 
 func changedSiteOf(s *signals.Site, c signals.Change) changedSite {
-	cs := changedSite{Host: s.Host, Name: cleanText(s.Name), Previous: batchDate(c.Previous), Items: cleanAll(c.Items)}
+	cs := changedSite{Host: s.Host, Name: cleanText(s.Name), Previous: batchDate(c.Previous), PreviousBatch: c.Previous, Items: cleanAll(c.Items)}
 	var before, after *signals.BatchVerdicts
 	for i := range s.History {
 		switch s.History[i].Batch {
