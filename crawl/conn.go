@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"os"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -68,11 +70,13 @@ var errHeadTooLarge = fmt.Errorf("response headers longer than %d bytes", maxHea
 type connReader struct {
 	br   *bufio.Reader // reads from head
 	head headLimit
+	seen []byte // what head read while the head was read (see removedLength)
 }
 
 func getReader(conn net.Conn) *connReader {
 	r := connReaders.Get().(*connReader)
-	r.head = headLimit{r: conn, left: maxHeadBytes}
+	r.seen = r.seen[:0]
+	r.head = headLimit{r: conn, left: maxHeadBytes, seen: &r.seen}
 	r.br.Reset(&r.head)
 	return r
 }
@@ -80,13 +84,18 @@ func getReader(conn net.Conn) *connReader {
 func (r *connReader) free() {
 	r.head = headLimit{}
 	r.br.Reset(&r.head)
+	if cap(r.seen) > 64<<10 {
+		r.seen = nil // a huge head is not kept for every later exchange
+	}
 	connReaders.Put(r)
 }
 
 // headLimit stops reading after left bytes; a negative left is no limit.
+// While it limits, it keeps what it read in seen.
 type headLimit struct {
 	r    io.Reader
 	left int64
+	seen *[]byte
 }
 
 func (l *headLimit) Read(p []byte) (int, error) {
@@ -101,7 +110,36 @@ func (l *headLimit) Read(p []byte) (int, error) {
 	}
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
+	if l.seen != nil {
+		*l.seen = append(*l.seen, p[:n]...)
+	}
 	return n, err
+}
+
+// removedLength returns the Content-Length values of the answer's head as
+// received, when Go's reader removed them (it does beside chunked
+// Transfer-Encoding, which wins): the stored head keeps what the server
+// said. The head is the last one in what was read before the body (after
+// any informational answers).
+func (r *connReader) removedLength(resp *http.Response) []string {
+	if len(resp.TransferEncoding) == 0 || resp.Header.Get("Content-Length") != "" {
+		return nil
+	}
+	read := r.seen[:len(r.seen)-r.br.Buffered()]
+	read = bytes.TrimRight(read, "\r\n")
+	if i := bytes.LastIndex(read, []byte("\n\r\n")); i >= 0 {
+		read = read[i+3:]
+	} else if i := bytes.LastIndex(read, []byte("\n\n")); i >= 0 {
+		read = read[i+2:]
+	}
+	var out []string
+	for line := range bytes.SplitSeq(read, []byte("\n")) {
+		name, value, ok := bytes.Cut(line, []byte(":"))
+		if ok && strings.EqualFold(string(bytes.TrimSpace(name)), "Content-Length") {
+			out = append(out, string(bytes.TrimSpace(value)))
+		}
+	}
+	return out
 }
 
 // errStale marks a kept connection the server closed under our request:
@@ -218,7 +256,10 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 		return fail(err)
 	}
 	conn.SetReadDeadline(time.Time{})
-	rd.head.left = -1 // the body is bounded by its reader
+	if cl := rd.removedLength(resp); len(cl) > 0 {
+		resp.Header["Content-Length"] = cl
+	}
+	rd.head.left, rd.head.seen = -1, nil // the body is bounded by its reader
 	body := &connBody{rc: resp.Body, ctx: ctx, t: t, conn: conn, rd: rd, stop: stop, keep: !resp.Close && !req.Close, key: key}
 	if resp.Body == http.NoBody {
 		body.end(true) // nothing to read: the connection is free now

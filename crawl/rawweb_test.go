@@ -625,3 +625,45 @@ func TestRawResumeKeepsStoredFailures(t *testing.T) {
 		}
 	})
 }
+
+// Issue 24, item 9: the stored head dropped a Content-Length sent beside
+// chunked Transfer-Encoding, and the trailer fields: an X-Robots-Tag sent
+// as a trailer was neither kept nor read. The head keeps what the server
+// said, trailers written with the headers (the metadata says they came
+// after the body).
+func TestRawChunkedHeadAndTrailersKept(t *testing.T) {
+	rawSchemes(t, func(t *testing.T, tlsOn bool, scheme string) {
+		srv := newRawServer(t, tlsOn, func(c *rawConn, q *rawRequest, req *http.Request) bool {
+			if q.Path != "/vilkar" {
+				c.answer(q, rawAnswer(q.Path))
+				return true
+			}
+			var b strings.Builder
+			b.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 7\r\nTransfer-Encoding: chunked\r\nTrailer: X-Robots-Tag\r\n\r\n")
+			fmt.Fprintf(&b, "%x\r\n%s\r\n0\r\nX-Robots-Tag: noai\r\n\r\n", len(rawTerms), rawTerms)
+			c.answer(q, b.String())
+			return true
+		})
+		r := crawlRaw(t, srv, Config{})
+		a := r.address(t, scheme, "/vilkar")
+		if a.Outcome != evidence.OutcomeRead || len(a.Exchanges) != 1 {
+			t.Fatalf("/vilkar: %+v", a)
+		}
+		resp, err := r.es.Response(a.Exchanges[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := resp.Header.Get("Content-Length"); got != "7" {
+			t.Errorf("stored Content-Length %q, want the 7 the server sent", got)
+		}
+		if got := resp.Header.Get("X-Robots-Tag"); got != "noai" {
+			t.Errorf("stored X-Robots-Tag %q, want the trailer's noai; head %v", got, resp.Header)
+		}
+		if string(resp.Body) != rawTerms {
+			t.Errorf("stored body %q", resp.Body)
+		}
+		if errs := evidence.Verify(r.sum.Dir); len(errs) > 0 {
+			t.Errorf("the WARC does not verify: %v", errs)
+		}
+	})
+}

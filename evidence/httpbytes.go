@@ -49,6 +49,13 @@ func requestHead(req *http.Request) []byte {
 // out, and the metadata record says it was there. Content-Encoding is kept:
 // the body is stored still encoded. Go keeps no header order, so headers are
 // written sorted by name, each name's values in the order received.
+//
+// Trailer fields (sent after a chunked body) have no place in a message
+// whose body is stored whole, so they are written with the headers, where
+// a reader of the record (the build reading X-Robots-Tag) finds them, and
+// the metadata record names them as trailers (see trailerFields); those
+// that would change how the stored body reads are not merged but kept in
+// the metadata alone.
 func responseHead(resp *http.Response) []byte {
 	var b bytes.Buffer
 	b.Grow(512)
@@ -60,9 +67,42 @@ func responseHead(resp *http.Response) []byte {
 	b.WriteByte(' ')
 	b.WriteString(statusText(resp))
 	b.WriteString("\r\n")
-	writeHeaders(&b, resp.Header, "Transfer-Encoding")
+	h := resp.Header
+	if merged, _ := trailerFields(resp); len(merged) > 0 {
+		h = h.Clone()
+		for _, name := range merged {
+			h[name] = append(h[name], resp.Trailer[name]...)
+		}
+	}
+	writeHeaders(&b, h, "Transfer-Encoding")
 	b.WriteString("\r\n")
 	return b.Bytes()
+}
+
+// unmergedTrailers are fields that describe the body's framing or form: as
+// trailers they are not merged into the stored head (they would say
+// something of the stored body that the head does not).
+var unmergedTrailers = map[string]bool{
+	"Content-Length": true, "Transfer-Encoding": true, "Content-Encoding": true, "Content-Type": true,
+	"Content-Range": true, "Trailer": true, "Te": true, "Connection": true, "Keep-Alive": true, "Upgrade": true, "Host": true,
+}
+
+// trailerFields splits the response's trailer fields that have values into
+// those merged into the stored head and the others, each sorted.
+func trailerFields(resp *http.Response) (merged, kept []string) {
+	for name, vs := range resp.Trailer {
+		if len(vs) == 0 {
+			continue // announced, never sent
+		}
+		if unmergedTrailers[http.CanonicalHeaderKey(name)] {
+			kept = append(kept, name)
+		} else {
+			merged = append(merged, name)
+		}
+	}
+	slices.Sort(merged)
+	slices.Sort(kept)
+	return merged, kept
 }
 
 // statusText is "200 OK": resp.Status when it is well formed, else built

@@ -180,6 +180,16 @@ func (w *Writer) metadata(target, date string, x RawExchange, refersTo string) (
 			// Dropped from the stored head, see responseHead.
 			f.add("http-transfer-encoding-removed", strings.Join(te, ", "))
 		}
+		merged, kept := trailerFields(x.Response)
+		if len(merged) > 0 {
+			// Written with the headers, see responseHead.
+			f.add("http-trailer-fields-in-head", strings.Join(merged, ", "))
+		}
+		for _, name := range kept {
+			for _, v := range x.Response.Trailer[name] {
+				f.add("http-trailer", name+": "+v)
+			}
+		}
 		if x.Response.Uncompressed {
 			// Go's transport decoded the body and removed
 			// Content-Encoding: what is stored is not what was sent.
