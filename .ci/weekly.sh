@@ -12,12 +12,15 @@
 #   weekly.sh DIR publish         the publish job, from the artifacts there
 #   weekly.sh DIR resume BATCH i/n  continue shard i/n of BATCH, which a killed
 #                                 runner left unfinished, from the store; then publish
-#   weekly.sh DIR cost WEEKS      WEEKS scheduled runs; then the cost table
+#   weekly.sh DIR cost WEEKS      WEEKS scheduled runs; then the cost table (per week:
+#                                 bytes the publish job's clone fetched, the store on
+#                                 disk, the new batch's evidence, the publish job's time)
 #
 # DIR keeps the state between runs: DIR/store (the evidence store, a bare
 # repository), DIR/public (the published site), DIR/cache (the derived
 # cache, as the Actions cache keeps it), DIR/week (weeks run so far),
-# DIR/cost.tsv (per run: bytes the publish job fetched, the store's size).
+# DIR/cost.tsv (per run: week, batches, bytes the publish job fetched, the
+# store on disk, bytes of evidence added, seconds of the publish job).
 # Week k serves stage min(k, last) of the fixture web.
 #
 # Environment: BIN (the crawlsignals binary, default ./crawlsignals), SITES
@@ -216,7 +219,7 @@ recheck_job() {
 # publish: the publish job. A failing step ends it (nothing after it runs,
 # nothing is published); the merge continues on error as in the workflow.
 publish() {
-  local d merge=0 fetched stored
+  local d merge=0 fetched stored added started=$SECONDS
   d=$(job publish)
   cd "$d"
   .github/evidence-store.sh open evidence-store
@@ -228,6 +231,9 @@ publish() {
   shopt -u nullglob
   ./crawlsignals evidence verify -batches evidence-store/batches -from new-batches.txt
   .github/evidence-store.sh keep evidence-store "$(tr '\n' ' ' < new-batches.txt)"
+  # What this run added to the store: the new batches' evidence, before
+  # the derived cache joins them.
+  added=$(cd evidence-store/batches && du -scb --exclude=.derived $(cat ../../new-batches.txt) | tail -n 1 | cut -f1)
   # actions/cache, restore.
   if [ -d "$dir/cache" ]; then
     cp -a "$dir/cache/." evidence-store/batches/
@@ -251,8 +257,8 @@ publish() {
   rm -rf "$dir/cache"
   mv "$dir/cache.new" "$dir/cache"
   stored=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
-  printf '%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" >> "$dir/cost.tsv"
-  say "published $dir/public; the publish job fetched $fetched bytes of the store, which holds $stored bytes"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" >> "$dir/cost.tsv"
+  say "published $dir/public in $((SECONDS - started)) s; the publish job fetched $fetched bytes of the store, which holds $stored bytes on disk; this run added $added bytes of evidence"
   if [ "$merge" -ne 0 ]; then
     echo "::error::an artifact was refused by the merge (its log names the file); the others were kept and published"
     exit 1
@@ -290,8 +296,11 @@ cost)
     tail -n 1 "$dir/cost.tsv"
   done
   echo
-  echo "week  fetched by the publish job  store (bare repository)"
-  awk -F'\t' '{printf "%4d  %12.1f KB  %19.1f KB\n", $1, $3/1000, $4/1000}' "$dir/cost.tsv"
+  echo "week  fetched by publish  store on disk  evidence added  publish job"
+  awk -F'\t' '{printf "%4d  %14.1f KB  %10.1f KB  %11.1f KB  %9d s\n", $1, $3/1000, $4/1000, $5/1000, $6}' "$dir/cost.tsv"
+  # Loose objects are not delta-compressed; a packed store is what a host keeps.
+  git --git-dir "$dir/store" gc --quiet
+  echo "store after git gc: $(git --git-dir "$dir/store" count-objects -v | awk '/^size-pack:/ {print $2}') KiB packed"
   ;;
 *)
   echo "usage: $0 DIR week | recheck HOST | crawl | publish | cost WEEKS" >&2
