@@ -109,7 +109,8 @@ const readerChecks = `function (limit) {
     }
   }
 
-  // 2. Tables: not cut off, not squeezed.
+  // 2. Tables: not cut off, not squeezed, those folded in a <details> too.
+  document.querySelectorAll('details').forEach(d => d.open = true);
   const lines = (el) => {
     const tops = new Set();
     const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -122,7 +123,7 @@ const readerChecks = `function (limit) {
     return tops.size;
   };
   for (const t of document.querySelectorAll('main table')) {
-    if (!shown(t)) continue; // inside a closed <details>
+    if (!shown(t)) continue;
     const box = t.parentElement;
     const tw = Math.max(t.getBoundingClientRect().width, t.scrollWidth);
     if (tw > box.clientWidth + 1) {
