@@ -2,6 +2,8 @@ package crawl
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -57,12 +59,21 @@ type rawConn struct {
 	n   int
 }
 
-// answer writes a whole answer in one write, stamping the request's end
-// just before (so a gap measured from it is never longer than the
-// crawler's own).
+// answer writes a whole answer in one write. The request's end is stamped
+// just before the write (so a gap measured from it is never longer than
+// the crawler's own), or after it when it failed: then the crawler hung up
+// before it had all of it, and the server's side ended when it learned so.
 func (c *rawConn) answer(q *rawRequest, raw string) {
-	c.srv.end(q)
-	c.Write([]byte(raw))
+	before := time.Now()
+	_, err := c.Write([]byte(raw))
+	c.srv.mu.Lock()
+	defer c.srv.mu.Unlock()
+	if q.End.IsZero() {
+		q.End = before
+		if err != nil {
+			q.End = time.Now()
+		}
+	}
 }
 
 // hangUp closes the connection without an answer.
@@ -666,4 +677,57 @@ func TestRawChunkedHeadAndTrailersKept(t *testing.T) {
 			t.Errorf("the WARC does not verify: %v", errs)
 		}
 	})
+}
+
+// Framing faults that held before issue 24 and must go on holding, each
+// served for /vilkar over plain HTTP and TLS: what the page becomes, and
+// that every other address gets its own answer (nothing of the faulty
+// answer is taken for the next), on the floor.
+func TestRawFramingFaults(t *testing.T) {
+	t.Parallel()
+	var bomb bytes.Buffer
+	zw := gzip.NewWriter(&bomb)
+	zw.Write(make([]byte, MaxBody+1<<20))
+	zw.Close()
+	filler := func(n int) string {
+		line := "X-Filler: " + strings.Repeat("a", 1000) + "\r\n"
+		return strings.Repeat(line, n/len(line))
+	}
+	html := "Content-Type: text/html; charset=utf-8\r\n"
+	cases := []struct {
+		name, answer   string
+		outcome        string
+		reason, detail string
+	}{
+		{"bad chunk", "HTTP/1.1 200 OK\r\n" + html + "Transfer-Encoding: chunked\r\n\r\nzz\r\nhei\r\n0\r\n\r\n", evidence.OutcomeGap, evidence.ReasonNoAnswer, "chunk"},
+		{"body shorter than its length", "HTTP/1.1 200 OK\r\n" + html + "Content-Length: 5000\r\n\r\n" + rawTerms, evidence.OutcomeGap, evidence.ReasonNoAnswer, "EOF"},
+		{"two answers", rawAnswer("/vilkar") + "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nFALSE PAGE\n", evidence.OutcomeRead, "", ""},
+		{"900 KB head", "HTTP/1.1 200 OK\r\n" + html + filler(900<<10) + fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(rawTerms), rawTerms), evidence.OutcomeRead, "", ""},
+		{"2 MiB head", "HTTP/1.1 200 OK\r\n" + html + filler(2<<20) + "\r\n", evidence.OutcomeGap, evidence.ReasonNoAnswer, "longer than"},
+		{"gzip bomb", "HTTP/1.1 200 OK\r\n" + html + fmt.Sprintf("Content-Encoding: gzip\r\nContent-Length: %d\r\n\r\n", bomb.Len()) + bomb.String(), evidence.OutcomeGap, evidence.ReasonTooLarge, ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			rawSchemes(t, func(t *testing.T, tlsOn bool, scheme string) {
+				srv := newRawServer(t, tlsOn, func(c *rawConn, q *rawRequest, req *http.Request) bool {
+					if q.Path != "/vilkar" {
+						c.answer(q, rawAnswer(q.Path))
+						return true
+					}
+					c.answer(q, tc.answer)
+					return !strings.Contains(tc.name, "shorter") // that one ends by the close
+				})
+				r := crawlRaw(t, srv, Config{})
+				a := r.address(t, scheme, "/vilkar")
+				if a.Outcome != tc.outcome || a.Reason != tc.reason || !strings.Contains(a.Detail, tc.detail) {
+					t.Errorf("/vilkar: %s %s %q, want %s %s saying %q", a.Outcome, a.Reason, a.Detail, tc.outcome, tc.reason, tc.detail)
+				}
+				for _, p := range rawPlan[3:] {
+					if a := r.address(t, scheme, p); a.Outcome != evidence.OutcomeNotPublished {
+						t.Errorf("%s: %s %s %s, want its own 404", p, a.Outcome, a.Reason, a.Detail)
+					}
+				}
+			})
+		})
+	}
 }
