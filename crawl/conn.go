@@ -242,7 +242,8 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 		return fail(err)
 	}
 	rd := getReader(conn)
-	conn.SetReadDeadline(time.Now().Add(t.timeouts.Header))
+	deadline := time.Now().Add(t.timeouts.Header)
+	conn.SetReadDeadline(deadline)
 	resp, err := readAnswer(rd, req)
 	if err != nil {
 		rd.free()
@@ -250,7 +251,9 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 		case ctx.Err() != nil:
 		case errors.Is(err, errNothingRead) && reused && brokenConn(err):
 			err = fmt.Errorf("%w: %v", errStale, err)
-		case errors.Is(err, os.ErrDeadlineExceeded):
+		case errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline):
+			// The deadline may also cut a line short, which the parser
+			// then calls malformed ("HTTP"): it was the timeout.
 			err = fmt.Errorf("%w (limit %s)", errHeaderTimeout, t.timeouts.Header)
 		}
 		return fail(err)

@@ -731,3 +731,30 @@ func TestRawFramingFaults(t *testing.T) {
 		})
 	}
 }
+
+// A head dripped slower than the header timeout: the request is given up
+// at the timeout and the connection reset, so the server learns of it at
+// its next write, and the host's next request waits the floor from then.
+func TestRawHeadDrip(t *testing.T) {
+	rawSchemes(t, func(t *testing.T, tlsOn bool, scheme string) {
+		srv := newRawServer(t, tlsOn, func(c *rawConn, q *rawRequest, req *http.Request) bool {
+			if q.Path != "/vilkar" {
+				c.answer(q, rawAnswer(q.Path))
+				return true
+			}
+			head := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Slow: " + strings.Repeat("a", 100)
+			for i := range len(head) {
+				if _, err := io.WriteString(c, head[i:i+1]); err != nil {
+					return false // the server learns now that we hung up
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			return false
+		})
+		srv.timeouts = Timeouts{Header: 700 * time.Millisecond, Request: 5 * time.Second, Window: time.Second, MinBytes: 64}
+		r := crawlRaw(t, srv, Config{})
+		if a := r.address(t, scheme, "/vilkar"); a.Reason != evidence.ReasonNoAnswer || !strings.Contains(a.Detail, "headers") {
+			t.Errorf("/vilkar: %s %s %q, want no-answer: no headers in time", a.Outcome, a.Reason, a.Detail)
+		}
+	})
+}
