@@ -13,14 +13,16 @@
 #   weekly.sh DIR resume BATCH i/n  continue shard i/n of BATCH, which a killed
 #                                 runner left unfinished, from the store; then publish
 #   weekly.sh DIR cost WEEKS      WEEKS scheduled runs; then the cost table (per week:
-#                                 bytes the publish job's clone fetched, the store on
-#                                 disk, the new batch's evidence, the publish job's time)
+#                                 bytes the publish job's clone fetched and the derived
+#                                 cache it restored, the store on disk, the new batch's
+#                                 evidence, the publish job's time)
 #
 # DIR keeps the state between runs: DIR/store (the evidence store, a bare
 # repository), DIR/public (the published site), DIR/cache (the derived
 # cache, as the Actions cache keeps it), DIR/week (weeks run so far),
 # DIR/cost.tsv (per run: week, batches, bytes the publish job fetched, the
-# store on disk, bytes of evidence added, seconds of the publish job).
+# store on disk, bytes of evidence added, seconds of the publish job, bytes
+# of derived cache restored).
 # Week k serves stage min(k, last) of the fixture web.
 #
 # Environment: BIN (the crawlsignals binary, default ./crawlsignals), SITES
@@ -219,7 +221,7 @@ recheck_job() {
 # publish: the publish job. A failing step ends it (nothing after it runs,
 # nothing is published); the merge continues on error as in the workflow.
 publish() {
-  local d merge=0 fetched stored added started=$SECONDS
+  local d merge=0 fetched stored added cached=0 started=$SECONDS
   d=$(job publish)
   cd "$d"
   .github/evidence-store.sh open evidence-store
@@ -236,6 +238,7 @@ publish() {
   added=$(cd evidence-store/batches && du -scb --exclude=.derived $(cat ../../new-batches.txt) | tail -n 1 | cut -f1)
   # actions/cache, restore.
   if [ -d "$dir/cache" ]; then
+    cached=$(du -sb "$dir/cache" | cut -f1)
     cp -a "$dir/cache/." evidence-store/batches/
   fi
   ./crawlsignals build -sites sites.toml -batches evidence-store/batches -content content -out public -base-url "${BASE_URL%/}/"
@@ -257,7 +260,7 @@ publish() {
   rm -rf "$dir/cache"
   mv "$dir/cache.new" "$dir/cache"
   stored=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" >> "$dir/cost.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" "$cached" >> "$dir/cost.tsv"
   say "published $dir/public in $((SECONDS - started)) s; the publish job fetched $fetched bytes of the store, which holds $stored bytes on disk; this run added $added bytes of evidence"
   if [ "$merge" -ne 0 ]; then
     echo "::error::an artifact was refused by the merge (its log names the file); the others were kept and published"
@@ -296,8 +299,8 @@ cost)
     tail -n 1 "$dir/cost.tsv"
   done
   echo
-  echo "week  fetched by publish  store on disk  evidence added  publish job"
-  awk -F'\t' '{printf "%4d  %14.1f KB  %10.1f KB  %11.1f KB  %9d s\n", $1, $3/1000, $4/1000, $5/1000, $6}' "$dir/cost.tsv"
+  echo "week  fetched by publish  derived cache restored  store on disk  evidence added  publish job"
+  awk -F'\t' '{printf "%4d  %14.1f KB  %19.1f KB  %10.1f KB  %11.1f KB  %9d s\n", $1, $3/1000, $7/1000, $4/1000, $5/1000, $6}' "$dir/cost.tsv"
   # Loose objects are not delta-compressed; a packed store is what a host keeps.
   git --git-dir "$dir/store" gc --quiet
   echo "store after git gc: $(git --git-dir "$dir/store" count-objects -v | awk '/^size-pack:/ {print $2}') KiB packed"
