@@ -233,7 +233,7 @@ func licenceShown(ws words, stance string) bool {
 	}
 	if stance == Describes {
 		_, _, ok := firstHit(ws, reservedCues)
-		return ok
+		return ok || licenceStatus(ws)
 	}
 	if stance == Permits {
 		// a licence to use the service or the app is not a licence to
@@ -242,6 +242,25 @@ func licenceShown(ws words, stance string) bool {
 		return content
 	}
 	return aboutSite(ws)
+}
+
+// licenceStatus reports whether a sentence is about the licence of
+// something itself, opening with it: "The licence for the data is …",
+// "Lisensen for kildekoden … er ikke bestemt". What it says of that
+// licence (chosen, pending, none) is what a reader of the site needs.
+func licenceStatus(ws words) bool {
+	if len(ws.w) < 3 {
+		return false
+	}
+	first, next := ws.w[0], ws.w[1]
+	if first == "the" && len(ws.w) > 3 {
+		first, next = ws.w[1], ws.w[2]
+	}
+	switch first {
+	case "licence", "license", "lisensen", "lisensane", "licensen", "licenserne":
+		return next == "for" || next == "of" || next == "til" || next == "för" || next == "på"
+	}
+	return false
 }
 
 var reservedCues = compile("all rights reserved", "rights reserved", "alle rettigheter", "rettigheter forbeholdt", "protected by copyright", "beskyttet av opphavsrett*", "opphavsrettslig beskyttet")

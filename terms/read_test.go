@@ -53,6 +53,8 @@ func TestClassify(t *testing.T) {
 		{"en hypothetical prohibition", `<p>By training AI models on public posts from the forum, you waive any rules of your own website that would otherwise prohibit the same use of your pages.</p>`, TopicAI, Describes, SubjectUser, false, false},
 		{"en content listed with its software", `<p>Any reproduction of the content of the Application, such as the software, texts and photos, is prohibited without our written authorisation.</p>`, TopicLicence, Prohibits, SubjectSite, false, true},
 		{"en software licence alone", `<p>The software is licensed to you, not sold, and you may not redistribute the software to others.</p>`, "", "", "", false, false},
+		{"en licence not yet chosen", `<p>The licence for the survey tables has not been decided yet.</p>`, TopicLicence, Describes, SubjectSite, false, true},
+		{"nb licence not decided", `<p>Lisensen for kartene og tabellene er foreløpig ikke avklart.</p>`, TopicLicence, Describes, SubjectSite, false, true},
 		{"nb ban", `<p>Det er ikke tillatt å hente ut innhold fra nettstedet ved hjelp av roboter eller skrapere.</p>`, TopicScraping, Prohibits, SubjectSite, true, true},
 		{"nb lead-in", `<p>Som bruker godtar du å ikke:</p><ul><li>bruke datautvinning eller lignende verktøy på nettstedet.</li></ul>`, TopicScraping, Prohibits, SubjectSite, true, true},
 		{"nb licence", `<p>Dataene er publisert under Norsk lisens for offentlige data (NLOD) og kan fritt gjenbrukes.</p>`, TopicLicence, Permits, SubjectSite, false, true},
