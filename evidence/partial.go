@@ -143,13 +143,7 @@ func partialRecord(path string, rec gowarc.Record, requests map[string]StoredExc
 		// The metadata of a request that got no answer is concurrent to
 		// the request itself, and names the error: a failure that
 		// happened, kept so a resumed run counts it as the run did.
-		var x StoredExchange
-		found := false
-		for _, id := range wr.WarcHeader().GetAll(gowarc.WarcConcurrentTo) {
-			if x, found = requests[strings.Trim(id, "<>")]; found {
-				break
-			}
-		}
+		x, found := concurrentRequest(wr, requests)
 		if !found {
 			return StoredExchange{}, false, nil
 		}
@@ -174,13 +168,7 @@ func partialRecord(path string, rec gowarc.Record, requests map[string]StoredExc
 		if t := wr.WarcHeader().Get(gowarc.WarcTruncated); t != "" && t != "length" {
 			return StoredExchange{}, false, nil
 		}
-		var x StoredExchange
-		found := false
-		for _, id := range wr.WarcHeader().GetAll(gowarc.WarcConcurrentTo) {
-			if x, found = requests[strings.Trim(id, "<>")]; found {
-				break
-			}
-		}
+		x, found := concurrentRequest(wr, requests)
 		if !found {
 			return StoredExchange{}, false, nil
 		}
@@ -217,4 +205,14 @@ func ModTime(path string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("evidence: %w", err)
 	}
 	return st.ModTime(), nil
+}
+
+// concurrentRequest is the stored request a record is concurrent to.
+func concurrentRequest(wr gowarc.WarcRecord, requests map[string]StoredExchange) (StoredExchange, bool) {
+	for _, id := range wr.WarcHeader().GetAll(gowarc.WarcConcurrentTo) {
+		if x, ok := requests[strings.Trim(id, "<>")]; ok {
+			return x, true
+		}
+	}
+	return StoredExchange{}, false
 }
