@@ -9,11 +9,8 @@ import (
 	"testing/fstest"
 	"testing/synctest"
 
-	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/extract"
-	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
-	"github.com/crawlsignals/crawlsignals/sites"
 )
 
 // Issue 24, item 7: a gzip robots.txt over 10 MB decoded. The crawler read
@@ -21,6 +18,9 @@ import (
 // page cap, called the record damaged, showed AI use "unknown" and exited 1
 // at every build. Both read it alike now: its first 500 KiB, and so does a
 // stream cut short (what came before the break).
+// tregList is a list of one site on a slow fixture host.
+const tregList = "[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\n"
+
 func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 	rules := "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /privat\n"
 	filler := strings.Repeat("# "+strings.Repeat("fyll ", 20)+"\n", (12<<20)/103)
@@ -37,22 +37,7 @@ func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 					"treg.test/_fixture.toml": {Data: []byte("[\"/robots.txt\"]\nfile = \"_robots.gz\"\nheaders = { \"Content-Encoding\" = \"gzip\", \"Content-Type\" = \"text/plain\" }\n")},
 					"treg.test/index.html":    {Data: []byte(page)},
 				}
-				srv, err := fixture.New(web)
-				if err != nil {
-					t.Fatal(err)
-				}
-				list, err := sites.Parse("treg.toml", []byte("[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\n"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				batches := t.TempDir()
-				c, err := crawl.New(crawl.Config{Batches: batches, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := c.Run(t.Context(), nil); err != nil {
-					t.Fatal(err)
-				}
+				list, batches, _ := crawlWeb(t, web, tregList, "")
 				all, err := signals.Build(list, batches, signals.Options{Code: "test-1"})
 				if err != nil {
 					t.Fatalf("build: %v", err)
@@ -85,22 +70,7 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 				"<footer><a href=\"/vilkar.pdf\">Vilkår</a></footer></body></html>\n")},
 			"treg.test/vilkar.pdf": {Data: []byte("%PDF-1.7\n(not read here)\n")},
 		}
-		srv, err := fixture.New(web)
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err := sites.Parse("treg.toml", []byte("[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\n"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batches := t.TempDir()
-		c, err := crawl.New(crawl.Config{Batches: batches, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Run(t.Context(), nil); err != nil {
-			t.Fatal(err)
-		}
+		list, batches, _ := crawlWeb(t, web, tregList, "")
 		calls := 0
 		opt := signals.Options{Code: "test-1", PDF: func([]byte) (string, error) {
 			calls++

@@ -9,25 +9,13 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals"
-	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/evidence"
-	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
-	"github.com/crawlsignals/crawlsignals/sites"
 )
 
-// The publisher group of the fixture web, crawled and derived: the one
-// privacy page both papers link to is requested once, and each paper's
-// findings (the JSON export of design §6) list it as read, from the one
-// record, with the same digest. signals reads the shared record through
-// the evidence reader like any other.
-func TestSharedHostEvidenceForEverySite(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		srv, err := fixture.New(crawlsignals.FixtureWeb())
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err := sites.Parse("group.toml", []byte(`[[site]]
+// publisherGroup is the fixture web's two papers that share one
+// publisher's host.
+const publisherGroup = `[[site]]
 name = "Nordposten"
 url = "https://nord.test/"
 hosts = ["info.fjordmedia.test"]
@@ -38,18 +26,16 @@ name = "Sørbladet"
 url = "https://sor.test/"
 hosts = ["info.fjordmedia.test"]
 category = "news"
-`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batches := t.TempDir()
-		c, err := crawl.New(crawl.Config{Batches: batches, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Run(t.Context(), nil); err != nil {
-			t.Fatal(err)
-		}
+`
+
+// The publisher group of the fixture web, crawled and derived: the one
+// privacy page both papers link to is requested once, and each paper's
+// findings (the JSON export of design §6) list it as read, from the one
+// record, with the same digest. signals reads the shared record through
+// the evidence reader like any other.
+func TestSharedHostEvidenceForEverySite(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		list, batches, srv := crawlWeb(t, crawlsignals.FixtureWeb(), publisherGroup, "")
 		const page = "https://info.fjordmedia.test/personvern"
 		n := 0
 		for _, q := range srv.Log() {
@@ -108,33 +94,7 @@ category = "news"
 // every WARC the findings read.
 func TestDerivedFindingsOfSharedRecordsGoWithTheirWARC(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv, err := fixture.New(crawlsignals.FixtureWeb())
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err := sites.Parse("group.toml", []byte(`[[site]]
-name = "Nordposten"
-url = "https://nord.test/"
-hosts = ["info.fjordmedia.test"]
-category = "news"
-
-[[site]]
-name = "Sørbladet"
-url = "https://sor.test/"
-hosts = ["info.fjordmedia.test"]
-category = "news"
-`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		batches := t.TempDir()
-		c, err := crawl.New(crawl.Config{Batches: batches, Batch: "20261201T060000Z", Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := c.Run(t.Context(), nil); err != nil {
-			t.Fatal(err)
-		}
+		list, batches, _ := crawlWeb(t, crawlsignals.FixtureWeb(), publisherGroup, "20261201T060000Z")
 		dir := filepath.Join(batches, "20261201T060000Z")
 		// Which paper points at the other's WARC for the shared page.
 		pointer, storer := "", ""
