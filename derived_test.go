@@ -256,8 +256,8 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	}
 	// Without the kept history, the history is computed again from each
 	// batch's derived findings, still without a WARC.
-	for _, b := range []string{"20261101T060000Z", "20261201T060000Z"} {
-		os.Remove(filepath.Join(batches, b, signals.DerivedDir, "kommune.test.site.json"))
+	if err := os.Remove(filepath.Join(batches, signals.DerivedDir, "kommune.test.history.json")); err != nil {
+		t.Fatal(err)
 	}
 	again, err := signals.Build(list, batches, opt)
 	if err != nil {
@@ -304,11 +304,12 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	enc, _ := json.Marshal(quote)
 	enc = enc[1 : len(enc)-1]
 	changed := 0
-	for _, name := range []string{"kommune.test.json", "kommune.test.site.json", "kommune.test.texts.json"} {
-		path := filepath.Join(batches, "20261201T060000Z", signals.DerivedDir, name)
+	for _, name := range []string{"20261201T060000Z/.derived/kommune.test.json", "20261201T060000Z/.derived/kommune.test.texts.json",
+		".derived/kommune.test.history.json"} {
+		path := filepath.Join(batches, name)
 		data, err := os.ReadFile(path)
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // not kept for a site with one batch
+			t.Fatalf("%s was not kept", path)
 		}
 		if err != nil {
 			t.Fatal(err)

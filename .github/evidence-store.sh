@@ -47,8 +47,9 @@ keep)
   cd "$dir"
   git config user.name "crawlsignals rebuild"
   git config user.email "crawler@crawlsignals.com"
-  # Derived findings (BATCH/.derived/) are a cache, never evidence.
-  git add -- batches ':(exclude)batches/*/.derived'
+  # Derived findings (BATCH/.derived/, and the history records in
+  # batches/.derived/) are a cache, never evidence.
+  git add -- batches ':(exclude)batches/*/.derived' ':(exclude)batches/.derived'
   if ! git diff --cached --quiet --diff-filter=DMRT; then
     echo "::error::refusing to change or delete evidence already kept:" >&2
     git diff --cached --name-status --diff-filter=DMRT >&2

@@ -125,15 +125,8 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 	return out, errors.Join(append(listErrs, errs...)...)
 }
 
-// maxHistory is how many earlier batches a site's changes are traced through.
-const maxHistory = 8
-
-// MaxHistory is the most batches a site's history holds (the newest and
-// maxHistory before it): a shorter history starts at the site's first reading.
-const MaxHistory = maxHistory + 1
-
-// buildSite derives a site's findings from its newest batch, and its
-// changes from the batches before.
+// site derives a site's findings from its newest batch, and its history
+// from the batches before (history.go).
 func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 	var held []string
 	for _, b := range bd.batches {
@@ -165,76 +158,11 @@ func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
 		applyCuration(s, cur0, nil)
 		return s, nil
 	}
-	if len(held) > maxHistory+1 {
-		held = held[len(held)-maxHistory-1:]
+	s, err := bd.history(ls, cur0, held)
+	if s != nil {
+		s.Rechecked = rechecked
 	}
-	// The site's findings with their history are derived too: kept beside
-	// the newest batch, keyed by every batch they rest on, the curation and
-	// the list entry, so a build with a long history reads one file.
-	// A single batch needs no history file: its derived findings are read
-	// as cheaply, and a cold build writes one file less per site.
-	hkey, hkeyed := bd.historyKey(ls, cur0, held)
-	hkeyed = hkeyed && len(held) > 1
-	newestDir := filepath.Join(bd.batchesDir, held[len(held)-1])
-	if hkeyed && !bd.opt.Fresh {
-		if s, ok := loadHistory(newestDir, ls.Host, hkey, bd.agents); ok {
-			fromList(s, ls)
-			s.Rechecked = rechecked
-			return s, nil
-		}
-	}
-	var prev, cur *Site
-	var prevTexts func() map[string]pageText
-	changes := []Change{}
-	history := []BatchVerdicts{}
-	var err error
-	clean := true                       // every batch derived without damage or a passing failure
-	lastVerified := map[string]string{} // curated quote text → newest batch date it verified
-	for i, b := range held {
-		var e error
-		var texts func() map[string]pageText
-		var ok bool
-		cur, texts, ok, e = bd.derive(ls, b)
-		texts = sync.OnceValue(texts) // asked for by curation and by two diffs: read once
-		clean = clean && ok
-		if i == len(held)-1 {
-			err = e // only the newest batch's damage fails the build
-		}
-		var pages map[string]pageText
-		if cur0 != nil && len(cur0.Quotes) > 0 {
-			pages = texts() // only curated quotes need the pages' text
-		}
-		applyCuration(cur, cur0, pages)
-		for j := range cur.Quotes {
-			q := &cur.Quotes[j]
-			if q.Source != "curated" {
-				continue
-			}
-			if q.Verified {
-				lastVerified[q.URL+"\x00"+q.Text] = q.ReadAt
-			} else {
-				q.LastVerified = lastVerified[q.URL+"\x00"+q.Text]
-			}
-		}
-		if prev != nil {
-			if c := diff(prev, cur, prevTexts, texts); c != nil {
-				changes = append([]Change{*c}, changes...)
-			}
-		}
-		if !cur.Blocked {
-			history = append(history, batchVerdicts(b, cur))
-		}
-		prev, prevTexts = cur, texts
-	}
-	cur.Changes = changes
-	cur.History = history
-	if hkeyed && clean && err == nil {
-		if e := saveHistory(newestDir, ls.Host, hkey, cur, bd.agents); e != nil {
-			bd.opt.Log.Debug("derived history not kept", "site", ls.Host, "err", e)
-		}
-	}
-	cur.Rechecked = rechecked
-	return cur, err
+	return s, err
 }
 
 // rechecked lists the dates the site was re-checked on request: those

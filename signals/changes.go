@@ -30,9 +30,14 @@ type Diff struct {
 	MoreRemoved int      `json:"more_removed,omitempty"`
 }
 
-// LastChanged is the newest batch in which the site's findings changed, or
-// nil when none of the batches the build compares changed them.
+// LastChanged is the newest batch in which the site's findings changed,
+// looking back over every batch that read the site (its history record
+// keeps it), or nil when none changed them.
 func (s *Site) LastChanged() *string {
+	if s.lastChanged != "" {
+		b := s.lastChanged
+		return &b
+	}
 	if len(s.Changes) == 0 {
 		return nil
 	}

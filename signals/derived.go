@@ -18,16 +18,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/crawlsignals/crawlsignals/robots"
-	"github.com/crawlsignals/crawlsignals/sites"
 )
 
 // Derived findings (design §4): what one batch's evidence of one site
 // yields, kept beside the evidence in BATCH/.derived/ so that a build reads
 // it instead of re-reading and re-extracting every page of every batch. A
 // derived file is a cache, never evidence: it is keyed by the digest of the
-// manifest it was derived from, the size of the WARC, and the version of
-// the deriving code; a build that finds it missing, unreadable or keyed
-// otherwise derives again from the WARC. Deleting the folder is always safe.
+// manifest it was derived from, the digest of the WARC that manifest
+// records, and the version of the deriving code; a build that finds it
+// missing, unreadable or keyed otherwise derives again from the WARC.
+// Deleting the folder is always safe. A site's history is kept apart, one
+// record per site in batches/.derived/ (history.go).
 // The folder's name starts with a dot, which no site name can, so neither
 // evidence.Sites nor `evidence verify` ever sees it.
 
@@ -36,20 +37,23 @@ const DerivedDir = ".derived"
 
 // derivedFormat changes whenever the layout of a derived file changes.
 // 2: the file carries the sha256 of its content (derivedEnvelope).
-const derivedFormat = 2
+// 3: the key names the WARC by the sha256 its manifest records.
+const derivedFormat = 3
 
 // derivedKey says what a derived file was derived from and by what code.
 type derivedKey struct {
 	Format int    `json:"format"`
 	Code   string `json:"code"`
 	// Manifest is the sha256 of the site's manifest, which names every
-	// record read and its payload digest; WARCSize the size of the WARC.
+	// record read and its payload digest; WARC the sha256 of the whole WARC
+	// that the manifest records ("sha256:HEX"), or, in a manifest written
+	// before it recorded one, the WARC's size on disk ("size:N").
 	Manifest string `json:"manifest_sha256"`
-	WARCSize int64  `json:"warc_size"`
+	WARC     string `json:"warc"`
 	// Stored covers the other WARCs the findings read: for each site whose
 	// WARC in the batch holds records of a host this site shares with it
-	// (the manifest's stored_by), "SITE MANIFEST-SHA256 WARC-SIZE", in
-	// order. Without it, findings would outlive the WARC they point at.
+	// (the manifest's stored_by), "SITE MANIFEST-SHA256 WARC", in order.
+	// Without it, findings would outlive the WARC they point at.
 	Stored string `json:"stored,omitempty"`
 }
 
@@ -159,42 +163,6 @@ type derivedText struct {
 	Sentences []string `json:"sentences,omitempty"`
 }
 
-// historyKey says what a site's findings with their history rest on: the
-// evidence of every batch used, the curation and the list entry.
-type historyKey struct {
-	Format   int          `json:"format"`
-	Code     string       `json:"code"`
-	Batches  []string     `json:"batches"`
-	Evidence []derivedKey `json:"evidence"`
-	Curation string       `json:"curation_sha256"`
-	List     string       `json:"list_sha256"`
-}
-
-// derivedHistory is NEWEST/.derived/SITE.site.json: the site's findings as
-// a build shows them, changes since earlier batches included.
-type derivedHistory struct {
-	Key    historyKey   `json:"key"`
-	Site   *Site        `json:"site"`
-	Agents [][]agentRow `json:"agents,omitempty"`
-}
-
-// historyKey computes the key of a site's findings over held batches; ok
-// is false when some evidence cannot be keyed (then nothing is kept).
-func (bd *builder) historyKey(ls *sites.Site, cur *Curation, held []string) (historyKey, bool) {
-	if bd.code == "" {
-		return historyKey{}, false
-	}
-	k := historyKey{Format: derivedFormat, Code: bd.code, Batches: held, Curation: digestJSON(cur), List: digestJSON(ls)}
-	for _, b := range held {
-		ek, err := evidenceKey(filepath.Join(bd.batchesDir, b), ls.Host, bd.code)
-		if err != nil {
-			return historyKey{}, false
-		}
-		k.Evidence = append(k.Evidence, ek)
-	}
-	return k, k.Curation != "" && k.List != ""
-}
-
 // digestJSON is the sha256 of v's JSON encoding; "" when it has none.
 func digestJSON(v any) string {
 	data, err := json.Marshal(v)
@@ -205,32 +173,6 @@ func digestJSON(v any) string {
 	return hex.EncodeToString(sum[:])
 }
 
-func historyPath(batchDir, host string) string {
-	return filepath.Join(batchDir, DerivedDir, host+".site.json")
-}
-
-func loadHistory(batchDir, host string, key historyKey, known map[string]robots.Agent) (*Site, bool) {
-	var d derivedHistory
-	if !readJSON(historyPath(batchDir, host), &d) || d.Site == nil || !slices.Equal(d.Key.Batches, key.Batches) ||
-		!slices.Equal(d.Key.Evidence, key.Evidence) || d.Key.Format != key.Format || d.Key.Code != key.Code ||
-		d.Key.Curation != key.Curation || d.Key.List != key.List || !unpackSite(d.Site, d.Agents, known) {
-		return nil, false
-	}
-	return d.Site, true
-}
-
-func saveHistory(batchDir, host string, key historyKey, s *Site, known map[string]robots.Agent) error {
-	if !validUTF8(reflect.ValueOf(s)) {
-		return errors.New("findings hold text that is not UTF-8; not kept")
-	}
-	path := historyPath(batchDir, host)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	packed, rows := packSite(s, known)
-	return writeJSONAtomic(path, derivedHistory{Key: key, Site: packed, Agents: rows})
-}
-
 // derivedPaths are the two files of a site in a batch.
 func derivedPaths(batchDir, host string) (findings, texts string) {
 	d := filepath.Join(batchDir, DerivedDir)
@@ -238,29 +180,75 @@ func derivedPaths(batchDir, host string) (findings, texts string) {
 }
 
 // evidenceKey computes the key of a site's evidence in a batch as it is
-// now: the manifest is read whole (it is small), the WARC only stat'ed.
+// now, from its manifest alone (read whole: it is small), and those of the
+// sites that store records for it: the WARCs are not read, not even
+// stat'ed, so a build needs no earlier batch's WARC on disk. The WARC is
+// named by the sha256 its manifest records, which `evidence verify` checks
+// against the file.
 func evidenceKey(batchDir, host, code string) (derivedKey, error) {
 	data, err := os.ReadFile(filepath.Join(batchDir, host+".json"))
 	if err != nil {
 		return derivedKey{}, err
 	}
-	st, err := os.Stat(filepath.Join(batchDir, host+".warc.gz"))
+	sum := sha256.Sum256(data)
+	warc, err := warcKey(batchDir, host, data)
 	if err != nil {
 		return derivedKey{}, err
 	}
-	sum := sha256.Sum256(data)
 	stored, err := storedKey(batchDir, host, data)
 	if err != nil {
 		return derivedKey{}, err
 	}
-	return derivedKey{Format: derivedFormat, Code: code, Manifest: hex.EncodeToString(sum[:]), WARCSize: st.Size(), Stored: stored}, nil
+	return derivedKey{Format: derivedFormat, Code: code, Manifest: hex.EncodeToString(sum[:]), WARC: warc, Stored: stored}, nil
+}
+
+// warcKey names a site's WARC by the sha256 its manifest records, or by
+// its size on disk for a manifest that records none.
+func warcKey(batchDir, host string, manifest []byte) (string, error) {
+	var m struct {
+		WARCSHA256 string `json:"warc_sha256"`
+	}
+	if err := json.Unmarshal(manifest, &m); err != nil {
+		return "", fmt.Errorf("%s: manifest: %w", host, err)
+	}
+	if m.WARCSHA256 != "" {
+		return "sha256:" + m.WARCSHA256, nil
+	}
+	st, err := os.Stat(filepath.Join(batchDir, host+".warc.gz"))
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("size:%d", st.Size()), nil
 }
 
 // storedKey keys the other sites' evidence a manifest points at (see
 // derivedKey.Stored); an error names the file that is missing.
 func storedKey(batchDir, host string, manifest []byte) (string, error) {
+	others, err := storedBy(host, manifest)
+	if err != nil {
+		return "", err
+	}
+	var parts []string
+	for _, o := range others {
+		data, err := os.ReadFile(filepath.Join(batchDir, o+".json"))
+		if err != nil {
+			return "", fmt.Errorf("%s: records stored by %s: %w", host, o, err)
+		}
+		warc, err := warcKey(batchDir, o, data)
+		if err != nil {
+			return "", fmt.Errorf("%s: records stored by %s: %w", host, o, err)
+		}
+		sum := sha256.Sum256(data)
+		parts = append(parts, fmt.Sprintf("%s %x %s", o, sum, warc))
+	}
+	return strings.Join(parts, "\n"), nil
+}
+
+// storedBy lists, sorted, the other sites whose WARC holds records a
+// manifest points at.
+func storedBy(host string, manifest []byte) ([]string, error) {
 	if !bytes.Contains(manifest, []byte(`"stored_by"`)) {
-		return "", nil // most sites share no host
+		return nil, nil // most sites share no host
 	}
 	var m struct {
 		Addresses []struct {
@@ -270,7 +258,7 @@ func storedKey(batchDir, host string, manifest []byte) (string, error) {
 		} `json:"addresses"`
 	}
 	if err := json.Unmarshal(manifest, &m); err != nil {
-		return "", fmt.Errorf("%s: manifest: %w", host, err)
+		return nil, fmt.Errorf("%s: manifest: %w", host, err)
 	}
 	others := map[string]bool{}
 	for _, a := range m.Addresses {
@@ -280,23 +268,41 @@ func storedKey(batchDir, host string, manifest []byte) (string, error) {
 			}
 		}
 	}
-	var parts []string
-	for _, o := range slices.Sorted(maps.Keys(others)) {
+	out := slices.Sorted(maps.Keys(others))
+	for _, o := range out {
 		if o != filepath.Base(o) || o == "." || o == ".." || strings.ContainsAny(o, `/\`) {
-			return "", fmt.Errorf("%s: manifest: stored_by %q is not a site", host, o)
+			return nil, fmt.Errorf("%s: manifest: stored_by %q is not a site", host, o)
 		}
-		data, err := os.ReadFile(filepath.Join(batchDir, o+".json"))
-		if err != nil {
-			return "", fmt.Errorf("%s: records stored by %s: %w", host, o, err)
-		}
-		st, err := os.Stat(filepath.Join(batchDir, o+".warc.gz"))
-		if err != nil {
-			return "", fmt.Errorf("%s: records stored by %s: %w", host, o, err)
-		}
-		sum := sha256.Sum256(data)
-		parts = append(parts, fmt.Sprintf("%s %x %d", o, sum, st.Size()))
 	}
-	return strings.Join(parts, "\n"), nil
+	return out, nil
+}
+
+// warcsOnDisk says whether the WARCs a site's findings in a batch read
+// (its own, and those storing records for it) are on disk. A build shows
+// the newest batch's findings only while their evidence is there, derived
+// file or not; an earlier batch's WARCs need not be (see evidenceKey).
+func warcsOnDisk(batchDir, host string) error {
+	data, err := os.ReadFile(filepath.Join(batchDir, host+".json"))
+	if err != nil {
+		return err
+	}
+	others, err := storedBy(host, data)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, o := range append([]string{host}, others...) {
+		st, err := os.Stat(filepath.Join(batchDir, o+".warc.gz"))
+		switch {
+		case err != nil && o == host:
+			errs = append(errs, fmt.Errorf("%s: the evidence of the batch shown is not here: %w", host, err))
+		case err != nil:
+			errs = append(errs, fmt.Errorf("%s: records stored by %s: %w", host, o, err))
+		case !st.Mode().IsRegular():
+			errs = append(errs, fmt.Errorf("%s: %s is not a regular file", host, st.Name()))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // loadDerived reads a site's derived findings when they are current for
@@ -387,11 +393,13 @@ func CheckDerived(batchesDir string) []error {
 		return []error{err}
 	}
 	var errs []error
+	dirs := []string{filepath.Join(batchesDir, DerivedDir)} // the history records
 	for _, b := range names {
-		if !b.IsDir() {
-			continue
+		if b.IsDir() && b.Name() != DerivedDir {
+			dirs = append(dirs, filepath.Join(batchesDir, b.Name(), DerivedDir))
 		}
-		dir := filepath.Join(batchesDir, b.Name(), DerivedDir)
+	}
+	for _, dir := range dirs {
 		files, err := os.ReadDir(dir)
 		if err != nil {
 			continue // none kept
@@ -532,7 +540,7 @@ func RemoveDerived(batchesDir string) error {
 	if err != nil {
 		return err
 	}
-	var errs []error
+	errs := []error{os.RemoveAll(filepath.Join(batchesDir, DerivedDir))} // the history records
 	for _, e := range entries {
 		if e.IsDir() {
 			errs = append(errs, os.RemoveAll(filepath.Join(batchesDir, e.Name(), DerivedDir)))

@@ -52,6 +52,11 @@ type Site struct {
 	// and the AI use verdict, in each batch that read the site, oldest
 	// first: the trend across batches (agents.json is built from it).
 	History []BatchVerdicts `json:"history"`
+
+	// lastChanged is the newest batch whose findings changed, over every
+	// batch (Changes shows the newest MaxHistory only); "" when none did
+	// or it is not known (a Site made outside Build).
+	lastChanged string
 }
 
 // BatchVerdicts are one batch's verdicts for a site: the crawlers of the
@@ -348,8 +353,8 @@ type IndexEntry struct {
 	OpenByDesign *bool             `json:"open_by_design"`
 	LookTwice    int               `json:"look_twice"`
 	// LastChanged is the newest batch in which the site's findings changed
-	// (Site.Changes), or null when nothing changed in the batches the
-	// build compares (the newest MaxHistory).
+	// (looking back over every batch that read it, not only the newest
+	// MaxHistory that Site.Changes shows), or null when nothing changed.
 	LastChanged *string `json:"last_changed"`
 	Blocked     bool    `json:"blocked"`
 	Signals     string  `json:"signals"` // path of the site's signals.json

@@ -1,0 +1,396 @@
+package signals
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// A site's history (design §4): its findings in the newest batch, with the
+// changes between each batch and the one before, the crawler verdicts of
+// each batch and when each curated quote last verified. It is a fold over
+// the batches that hold the site, oldest first, and its state after the
+// newest batch is kept as one record per site (batches/.derived/SITE.history.json,
+// with the newest batch's sentences beside it in SITE.history-texts.json),
+// so that the next batch extends it: a build reads the newest batch and
+// one record, never every earlier batch. Like every derived file it is a
+// cache: a missing, damaged or stale record is folded again from every
+// batch, which gives the same findings to the byte.
+
+// maxHistory is how many earlier batches a site's changes and crawler
+// verdicts are shown for.
+const maxHistory = 8
+
+// MaxHistory is the most batches a site's shown history holds (the newest
+// and maxHistory before it): a shorter history starts at the site's first
+// reading. LastChanged looks back over every batch.
+const MaxHistory = maxHistory + 1
+
+// history is the state of the fold after some batches.
+type history struct {
+	changes      []Change          // newest first, between batches of the window
+	verdicts     []BatchVerdicts   // oldest first, batches of the window
+	lastVerified map[string]string // curated quote (URL NUL text) → newest date it verified
+	lastChanged  string            // newest batch whose findings changed, over every batch
+	chain        string            // sha256 chain over each batch's name and evidence key
+	prev         *Site
+	prevTexts    func() map[string]pageText
+}
+
+// add folds one batch's findings into h: it applies the curation to cur
+// (verified against the batch's own texts), compares cur with the batch
+// before, and keeps the changes and verdicts of window, the newest
+// MaxHistory batches up to and including this one.
+func (h *history) add(batch string, window []string, ek derivedKey, cur *Site, texts func() map[string]pageText, cur0 *Curation) {
+	var pages map[string]pageText
+	if cur0 != nil && len(cur0.Quotes) > 0 {
+		pages = texts() // only curated quotes need the pages' text
+	}
+	applyCuration(cur, cur0, pages)
+	for j := range cur.Quotes {
+		q := &cur.Quotes[j]
+		if q.Source != "curated" {
+			continue
+		}
+		if q.Verified {
+			h.lastVerified[q.URL+"\x00"+q.Text] = q.ReadAt
+		} else {
+			q.LastVerified = h.lastVerified[q.URL+"\x00"+q.Text]
+		}
+	}
+	changes := []Change{}
+	if h.prev != nil {
+		if c := diff(h.prev, cur, h.prevTexts, texts); c != nil {
+			changes = append(changes, *c)
+			h.lastChanged = c.Batch
+		}
+	}
+	for _, c := range h.changes {
+		if slices.Contains(window, c.Previous) {
+			changes = append(changes, c)
+		}
+	}
+	verdicts := []BatchVerdicts{}
+	for _, v := range h.verdicts {
+		if slices.Contains(window, v.Batch) {
+			verdicts = append(verdicts, v)
+		}
+	}
+	if !cur.Blocked {
+		verdicts = append(verdicts, batchVerdicts(batch, cur))
+	}
+	h.changes, h.verdicts = changes, verdicts
+	h.chain = chainKey(h.chain, batch, ek)
+	h.prev, h.prevTexts = cur, texts
+}
+
+// site is the newest batch's findings with their history.
+func (h *history) site() *Site {
+	s := h.prev
+	s.Changes, s.History, s.lastChanged = h.changes, h.verdicts, h.lastChanged
+	return s
+}
+
+// chainKey extends a chain of evidence keys by one batch.
+func chainKey(chain, batch string, ek derivedKey) string {
+	sum := sha256.Sum256([]byte(chain + "\n" + batch + "\n" + digestJSON(ek)))
+	return hex.EncodeToString(sum[:])
+}
+
+// window is the newest MaxHistory of held[:i+1].
+func window(held []string, i int) []string {
+	return held[max(0, i+1-MaxHistory) : i+1]
+}
+
+// historyKey says what a site's history record rests on. A build checks
+// everything but Chain: the code, the curation, the list entry, the names
+// of the batches folded, and the newest batch's evidence key (its manifest
+// and WARC digests); Chain covers every batch's evidence key and is
+// checked by a fresh build (`verify`), which reads every manifest.
+type historyKey struct {
+	Format   int    `json:"format"`
+	Code     string `json:"code"`
+	Curation string `json:"curation_sha256"`
+	List     string `json:"list_sha256"`
+	// Batches is the sha256 of the names of the batches folded, oldest
+	// first; Count how many; Last the newest, Newest its evidence key.
+	Batches string     `json:"batches_sha256"`
+	Count   int        `json:"count"`
+	Last    string     `json:"last"`
+	Newest  derivedKey `json:"newest"`
+	Chain   string     `json:"evidence_chain"`
+}
+
+// historyRecord is batches/.derived/SITE.history.json.
+type historyRecord struct {
+	Key    historyKey   `json:"key"`
+	Site   *Site        `json:"site"`
+	Agents [][]agentRow `json:"agents,omitempty"`
+	// LastVerified maps each curated quote (URL NUL text) to the newest
+	// batch date it verified in.
+	LastVerified map[string]string `json:"last_verified"`
+	LastChanged  string            `json:"last_changed,omitempty"`
+}
+
+// historyTexts is batches/.derived/SITE.history-texts.json: the newest
+// batch's robots.txt lines and documents' sentences, which the next batch
+// is compared with. Apart from the record, since a build that extends no
+// history never needs them.
+type historyTexts struct {
+	Key   historyKey    `json:"key"`
+	Texts []historyText `json:"texts"`
+}
+
+type historyText struct {
+	URL       string   `json:"url"`
+	Sentences []string `json:"sentences"`
+}
+
+func historyPaths(batchesDir, host string) (record, texts string) {
+	d := filepath.Join(batchesDir, DerivedDir)
+	return filepath.Join(d, host+".history.json"), filepath.Join(d, host+".history-texts.json")
+}
+
+// baseKey is the part of a history key that does not name batches; ok is
+// false when the site's history cannot be keyed (then none is kept).
+func (bd *builder) baseKey(ls *sites.Site, cur *Curation) (historyKey, bool) {
+	k := historyKey{Format: derivedFormat, Code: bd.code, Curation: digestJSON(cur), List: digestJSON(ls)}
+	return k, bd.code != "" && k.Curation != "" && k.List != ""
+}
+
+// keyFor is the key of a history of the batches held, given the evidence
+// key of the newest of them and the chain over all.
+func keyFor(base historyKey, held []string, newest derivedKey, chain string) historyKey {
+	k := base
+	k.Batches, k.Count, k.Last, k.Newest, k.Chain = digestJSON(held), len(held), held[len(held)-1], newest, chain
+	return k
+}
+
+// sameBatches says whether a and b key the same batches and code, chains aside.
+func sameBatches(a, b historyKey) bool {
+	a.Chain, b.Chain = "", ""
+	return a == b
+}
+
+// chainOf recomputes the chain of every held batch from its manifest.
+func (bd *builder) chainOf(host string, held []string) (string, bool) {
+	chain := ""
+	for _, b := range held {
+		ek, err := evidenceKey(filepath.Join(bd.batchesDir, b), host, bd.code)
+		if err != nil {
+			return "", false
+		}
+		chain = chainKey(chain, b, ek)
+	}
+	return chain, true
+}
+
+func loadHistoryRecord(batchesDir, host string, known map[string]robots.Agent) (*historyRecord, bool) {
+	path, _ := historyPaths(batchesDir, host)
+	var r historyRecord
+	if !readJSON(path, &r) || r.Site == nil || r.LastVerified == nil || !unpackSite(r.Site, r.Agents, known) {
+		return nil, false
+	}
+	return &r, true
+}
+
+func loadHistoryTexts(batchesDir, host string, key historyKey) (map[string]pageText, bool) {
+	_, path := historyPaths(batchesDir, host)
+	var t historyTexts
+	if !readJSON(path, &t) || t.Key != key {
+		return nil, false
+	}
+	out := make(map[string]pageText, len(t.Texts))
+	for _, x := range t.Texts {
+		out[x.URL] = pageText{sentences: x.Sentences}
+	}
+	return out, true
+}
+
+// saveHistory writes a site's history record (h.site() done), its texts first, so that a
+// record is never current without them.
+func saveHistory(batchesDir, host string, key historyKey, h *history, known map[string]robots.Agent) error {
+	s := h.prev
+	if !validUTF8(reflect.ValueOf(s)) || !validUTF8(reflect.ValueOf(h.lastVerified)) {
+		return errors.New("findings hold text that is not UTF-8; not kept")
+	}
+	// Only what a diff with the next batch reads: robots.txt lines, and the
+	// sentences of each document read.
+	read := map[string]bool{}
+	for _, d := range s.Read {
+		read[d.URL] = true
+	}
+	ht := historyTexts{Key: key, Texts: []historyText{}}
+	for u, t := range h.prevTexts() {
+		if t.sentences == nil && !read[u] {
+			continue
+		}
+		if !validUTF8(reflect.ValueOf(u)) {
+			return errors.New("an address is not UTF-8; not kept")
+		}
+		ht.Texts = append(ht.Texts, historyText{URL: u, Sentences: t.sentenceList()})
+	}
+	slices.SortFunc(ht.Texts, func(a, b historyText) int { return strings.Compare(a.URL, b.URL) })
+	record, texts := historyPaths(batchesDir, host)
+	if err := os.MkdirAll(filepath.Dir(record), 0o755); err != nil {
+		return err
+	}
+	if err := writeJSONAtomic(texts, ht); err != nil {
+		return err
+	}
+	packed, rows := packSite(s, known)
+	return writeJSONAtomic(record, historyRecord{Key: key, Site: packed, Agents: rows, LastVerified: h.lastVerified, LastChanged: h.lastChanged})
+}
+
+// history gives a site's findings in the newest batch it holds with their
+// history: from its record when the record is current, by extending the
+// record when it stops one batch short, else by folding every batch.
+func (bd *builder) history(ls *sites.Site, cur0 *Curation, held []string) (*Site, error) {
+	// The newest batch's findings are shown only while their evidence is
+	// on disk: when a WARC is gone, the site is derived from what is left,
+	// as a fresh build would, and the build fails naming it.
+	newest := filepath.Join(bd.batchesDir, held[len(held)-1])
+	m, err := evidence.ReadManifest(filepath.Join(newest, ls.Host+".json"))
+	if err != nil || m.Blocked { // a blocked site's batch sent no request
+		return bd.fold(ls, cur0, held)
+	}
+	gone := warcsOnDisk(newest, ls.Host)
+	if gone == nil {
+		return bd.fold(ls, cur0, held)
+	}
+	fresh := *bd
+	fresh.opt.Fresh = true
+	s, err := fresh.fold(ls, cur0, held)
+	return s, errors.Join(err, gone)
+}
+
+func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, error) {
+	n := len(held)
+	base, keyed := bd.baseKey(ls, cur0)
+	newestDir := filepath.Join(bd.batchesDir, held[n-1])
+	newestKey, nerr := evidenceKey(newestDir, ls.Host, bd.code)
+	keyed = keyed && nerr == nil
+	var rec *historyRecord
+	if keyed {
+		rec, _ = loadHistoryRecord(bd.batchesDir, ls.Host, bd.agents)
+	}
+	// Current: the record has folded exactly these batches.
+	if rec != nil && sameBatches(rec.Key, keyFor(base, held, newestKey, "")) {
+		if !bd.opt.Fresh {
+			return recordSite(rec, ls), nil
+		}
+		if s, ok := bd.checkRecord(ls, cur0, held, rec); ok {
+			return s, nil
+		}
+		rec = nil
+	}
+	// One batch short: the record is the fold up to the batch before.
+	if rec != nil && n > 1 {
+		prevKey, err := evidenceKey(filepath.Join(bd.batchesDir, held[n-2]), ls.Host, bd.code)
+		chainOK := true
+		if bd.opt.Fresh {
+			chain, ok := bd.chainOf(ls.Host, held[:n-1])
+			chainOK = ok && chain == rec.Key.Chain
+		}
+		if err == nil && chainOK && sameBatches(rec.Key, keyFor(base, held[:n-1], prevKey, "")) {
+			if texts, ok := loadHistoryTexts(bd.batchesDir, ls.Host, rec.Key); ok {
+				h := &history{changes: rec.Site.Changes, verdicts: rec.Site.History, lastVerified: rec.LastVerified,
+					lastChanged: rec.LastChanged, chain: rec.Key.Chain, prev: rec.Site,
+					prevTexts: func() map[string]pageText { return texts }}
+				cur, curTexts, clean, err := bd.derive(ls, held[n-1])
+				curTexts = sync.OnceValue(curTexts)
+				h.add(held[n-1], window(held, n-1), newestKey, cur, curTexts, cur0)
+				s := h.site()
+				if clean && err == nil {
+					bd.keepHistory(ls, keyFor(base, held, newestKey, h.chain), h)
+				}
+				return s, err
+			}
+		}
+	}
+	// Fold every batch.
+	h := &history{changes: []Change{}, verdicts: []BatchVerdicts{}, lastVerified: map[string]string{}}
+	clean := true // every batch derived without damage or a failure that may pass
+	var err error
+	for i, b := range held {
+		cur, texts, ok, e := bd.derive(ls, b)
+		texts = sync.OnceValue(texts) // asked for by curation and by two diffs: read once
+		clean = clean && ok
+		if i == n-1 {
+			err = e // the newest batch's damage fails the build
+		} else if errors.Is(e, fs.ErrNotExist) {
+			// An earlier batch whose evidence is not on disk (a store fetched
+			// in part) and whose derived findings are not current: a history
+			// without it would show changes that never happened.
+			return nil, fmt.Errorf("%s: the history rests on batch %s, whose evidence is not here and whose derived findings are not current: %w", ls.Host, b, e)
+		}
+		ek, kerr := evidenceKey(filepath.Join(bd.batchesDir, b), ls.Host, bd.code)
+		keyed = keyed && kerr == nil
+		h.add(b, window(held, i), ek, cur, texts, cur0)
+	}
+	s := h.site()
+	if keyed && clean && err == nil {
+		bd.keepHistory(ls, keyFor(base, held, newestKey, h.chain), h)
+	}
+	return s, err
+}
+
+// keepHistory saves a site's history record; failing to is no error (the
+// next build folds again).
+func (bd *builder) keepHistory(ls *sites.Site, key historyKey, h *history) {
+	if err := saveHistory(bd.batchesDir, ls.Host, key, h, bd.agents); err != nil {
+		bd.opt.Log.Debug("derived history not kept", "site", ls.Host, "err", err)
+	}
+}
+
+// recordSite is the site a current record holds.
+func recordSite(rec *historyRecord, ls *sites.Site) *Site {
+	s := rec.Site
+	s.lastChanged = rec.LastChanged
+	fromList(s, ls)
+	return s
+}
+
+// checkRecord is a fresh build's use of a current record: the newest batch
+// is derived from its evidence and must give the findings the record holds,
+// and every earlier batch's manifest the chain the record was folded over;
+// ok is false when either differs (then everything is folded again).
+func (bd *builder) checkRecord(ls *sites.Site, cur0 *Curation, held []string, rec *historyRecord) (*Site, bool) {
+	if chain, ok := bd.chainOf(ls.Host, held); !ok || chain != rec.Key.Chain {
+		return nil, false
+	}
+	cur, texts, clean, err := bd.derive(ls, held[len(held)-1])
+	if !clean || err != nil {
+		return nil, false
+	}
+	// The quotes' last verified dates after the newest batch are those
+	// before it for every quote it did not verify: the same fold step.
+	var pages map[string]pageText
+	if cur0 != nil && len(cur0.Quotes) > 0 {
+		pages = texts()
+	}
+	applyCuration(cur, cur0, pages)
+	for j := range cur.Quotes {
+		if q := &cur.Quotes[j]; q.Source == "curated" && !q.Verified {
+			q.LastVerified = rec.LastVerified[q.URL+"\x00"+q.Text]
+		}
+	}
+	cur.Changes, cur.History = rec.Site.Changes, rec.Site.History
+	s := recordSite(rec, ls)
+	if digestJSON(cur) != digestJSON(s) {
+		return nil, false
+	}
+	return s, true
+}
