@@ -53,7 +53,7 @@ func TestRobotsNotReadIsUnknownForEveryone(t *testing.T) {
 			t.Errorf("%s: open_by_design %v, want null (not determined)", c.host, *s.OpenByDesign.Verdict)
 		}
 		raw := readPublic(t, r, "sites/"+c.host+"/signals.json")
-		if strings.Contains(raw, `"root_allowed": false`) || !strings.Contains(raw, `"root_allowed": null`) {
+		if strings.Contains(raw, `"root_allowed":false`) || !strings.Contains(raw, `"root_allowed":null`) {
 			t.Errorf("%s: signals.json gives a crawler a verdict", c.host)
 		}
 		page := readPublic(t, r, "sites/"+c.host+"/index.html")
@@ -116,7 +116,7 @@ func TestBlockedSiteIsNotReadAndNotOffered(t *testing.T) {
 	if s.ReadAt != nil {
 		t.Errorf("stopp.test read_at %q, want null", *s.ReadAt)
 	}
-	if !strings.Contains(readPublic(t, r, "sites/stopp.test/signals.json"), `"read_at": null`) {
+	if !strings.Contains(readPublic(t, r, "sites/stopp.test/signals.json"), `"read_at":null`) {
 		t.Error("stopp.test signals.json: read_at is not null")
 	}
 	page := readPublic(t, r, "sites/stopp.test/index.html")

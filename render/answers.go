@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -22,6 +23,19 @@ type aiView struct {
 	// Crawlers are the AI training crawlers, each with the signals that
 	// object for it (design §2.8: the verdict is combined per crawler).
 	Crawlers []aiCrawlerView
+	// ForAll are the objections every one of them meets, said once; Rows
+	// are the crawlers that meet the same further objections, together.
+	ForAll []link
+	Rows   []aiCrawlerRow
+}
+
+// aiCrawlerRow is one row of the per-crawler table: crawlers whose
+// robots.txt verdict, group and objections (besides ForAll) are the same.
+type aiCrawlerRow struct {
+	Crawlers          []string // tokens (the agents table links each to its page)
+	Robots, Group     string
+	Refused, Objected bool   // refused; met some objection, ForAll included
+	Objections        []link // besides ForAll
 }
 
 type aiCrawlerView struct {
@@ -81,7 +95,47 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 		}
 		v.Crawlers = append(v.Crawlers, cv)
 	}
+	v.ForAll, v.Rows = aiRows(v.Crawlers)
 	return v
+}
+
+// aiRows says once the objections every crawler meets, and puts together
+// the crawlers that meet the same others: on a site whose terms ban
+// scraping, that sentence stood in each of 18 rows.
+func aiRows(crawlers []aiCrawlerView) ([]link, []aiCrawlerRow) {
+	if len(crawlers) == 0 {
+		return nil, nil
+	}
+	var forAll []link
+	for _, o := range crawlers[0].Objections {
+		every := true
+		for _, c := range crawlers[1:] {
+			every = every && slices.Contains(c.Objections, o)
+		}
+		if every && !slices.Contains(forAll, o) {
+			forAll = append(forAll, o)
+		}
+	}
+	var rows []aiCrawlerRow
+	at := map[string]int{}
+	for _, c := range crawlers {
+		row := aiCrawlerRow{Robots: c.Robots, Group: c.Group, Refused: c.Refused, Objected: len(c.Objections) > 0}
+		key := fmt.Sprint(c.Robots, "\x00", c.Group, "\x00", c.Refused)
+		for _, o := range c.Objections {
+			if !slices.Contains(forAll, o) {
+				row.Objections = append(row.Objections, o)
+				key += "\x00" + o.Href + "\x00" + o.Text
+			}
+		}
+		i, ok := at[key]
+		if !ok {
+			i = len(rows)
+			at[key] = i
+			rows = append(rows, row)
+		}
+		rows[i].Crawlers = append(rows[i].Crawlers, c.Agent)
+	}
+	return forAll, rows
 }
 
 // lineID is the id of line n of the robots.txt shown in section id.

@@ -104,7 +104,7 @@ func TestChangesPage(t *testing.T) {
 			t.Errorf("sites.json %s last_changed = %q, want %q", s.Host, got, want[s.Host])
 		}
 	}
-	if !bytes.Contains(read(t, out, "sites.json"), []byte(`"last_changed": null`)) {
+	if !bytes.Contains(read(t, out, "sites.json"), []byte(`"last_changed":null`)) {
 		t.Error("sites.json: a site that never changed should have last_changed null")
 	}
 	rows, err := csv.NewReader(bytes.NewReader(read(t, out, "sites.csv"))).ReadAll()

@@ -109,7 +109,7 @@ term = ["HTML"]
 <table class="agents"><caption>What the rules say to each crawler</caption>
 <thead><tr><th>Crawler</th><th>Operator</th><th>Purpose</th><th>Group</th><th>May read /</th><th>Deciding line</th></tr></thead>
 {{ range .Params.agentgroups }}<tbody><tr class="rowgroup"><th colspan="6">{{ .label }}</th></tr>
-{{ range .agents }}<tr><th><code>{{ .agent }}</code></th><td>{{ .operator }}</td><td>{{ .purpose }}</td><td>{{ .group }}</td><td>{{ if .allowed }}yes{{ else }}no{{ end }}</td><td>{{ .line }}</td></tr>{{ end }}
+{{ range .agents }}<tr><th><a href="../../crawlers/{{ .slug }}/"><code>{{ .agent }}</code></a></th><td>{{ .group }}</td><td>{{ if .allowed }}yes{{ else }}no{{ end }}</td><td>{{ .line }}</td></tr>{{ end }}
 </tbody>{{ end }}</table></section>
 {{ .Content }}
 {{ end }}
@@ -264,8 +264,8 @@ func hugoMarkdown(s *signals.Site) string {
 	for _, g := range v.AgentsBy {
 		fmt.Fprintf(&b, "[[agentgroups]]\nlabel = %s\n", q(g.Label))
 		for _, a := range g.Agents {
-			fmt.Fprintf(&b, "[[agentgroups.agents]]\nagent = %s\noperator = %s\npurpose = %s\ngroup = %s\nallowed = %t\nline = %s\n",
-				q(a.Token), q(a.Operator), q(a.Purpose), q(a.GroupWords), a.Verdict == "allowed", q(a.LineWords))
+			fmt.Fprintf(&b, "[[agentgroups.agents]]\nagent = %s\nslug = %s\ngroup = %s\nallowed = %t\nline = %s\n",
+				q(a.Token), q(a.Slug), q(a.GroupWords), a.Verdict == "allowed", q(a.LineWords))
 		}
 	}
 	b.WriteString("+++\n\n## Documents read\n\n")

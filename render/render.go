@@ -36,7 +36,6 @@ type Renderer struct {
 	md      goldmark.Markdown
 	mdMu    sync.Mutex // goldmark does not promise to be safe for concurrent use
 	buffers sync.Pool  // of *bytes.Buffer, reused across pages and workers
-	heads   sync.Map   // [4]string → template.HTML: see agentHeads
 }
 
 // pageTemplates are the page kinds; each is parsed with layout.html and
@@ -159,7 +158,7 @@ func (r *Renderer) write(w writer, in Input) error {
 	}
 	jobs = append(jobs,
 		func() error { return w.file("robots.txt", ownRobots(base)) },
-		func() error { return w.json("sites.json", signals.NewIndex(in.Sites)) },
+		func() error { return w.compactJSON("sites.json", signals.NewIndex(in.Sites)) },
 		func() error {
 			csv, err := directoryCSV(base, sorted)
 			if err != nil {
@@ -324,13 +323,10 @@ func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site)
 		return err
 	}
 	sv := sitePage(s, notes, in.Contact)
-	if err := r.agentHeads(&sv); err != nil {
-		return err
-	}
 	if err := r.page(w, "site.html", dir+"index.html", &sv); err != nil {
 		return err
 	}
-	if err := w.json(dir+"signals.json", s); err != nil {
+	if err := w.compactJSON(dir+"signals.json", s); err != nil {
 		return err
 	}
 	feed, err := atom("tag:"+tagAuthority+":site/"+s.Host, "crawlsignals: "+cleanText(s.Name)+" ("+s.Host+")",
@@ -339,36 +335,6 @@ func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site)
 		return err
 	}
 	return w.file(dir+"feed.xml", feed)
-}
-
-// agentHeads fills the Head of every row of v's agents tables. A row's
-// first cells depend only on the crawler (token, operator, purpose, note),
-// so each is rendered once per build and kept: the table has 43 rows on
-// every site's page, and those cells were a third of its template work.
-func (r *Renderer) agentHeads(v *siteView) error {
-	views := []*robotsView{&v.Robots}
-	for i := range v.OtherRobots {
-		views = append(views, &v.OtherRobots[i])
-	}
-	for _, rv := range views {
-		for gi := range rv.AgentsBy {
-			for ai := range rv.AgentsBy[gi].Agents {
-				row := &rv.AgentsBy[gi].Agents[ai]
-				key := [4]string{row.Token, row.Operator, row.Purpose, row.Note}
-				if h, ok := r.heads.Load(key); ok {
-					row.Head = h.(template.HTML)
-					continue
-				}
-				var b strings.Builder
-				if err := r.pages["site.html"].ExecuteTemplate(&b, "agentHead", row); err != nil {
-					return err
-				}
-				row.Head = template.HTML(b.String())
-				r.heads.Store(key, row.Head)
-			}
-		}
-	}
-	return nil
 }
 
 // safeSegment says whether s can name a folder of public/: letters,
@@ -433,7 +399,10 @@ func (w writer) file(rel string, data []byte) error {
 	return os.WriteFile(p, data, 0o644)
 }
 
-// compactJSON writes v as JSON on one line, without HTML escaping.
+// compactJSON writes v as JSON on one line, without HTML escaping: the
+// exports (signals.json, sites.json, agents.json) are read by programs,
+// and browsers lay JSON out for a person; indentation would add a third
+// to every site's signals.json.
 func (w writer) compactJSON(rel string, v any) error {
 	b := w.buffers.Get().(*bytes.Buffer)
 	defer func() { b.Reset(); w.buffers.Put(b) }()
@@ -445,8 +414,8 @@ func (w writer) compactJSON(rel string, v any) error {
 	return w.file(rel, b.Bytes())
 }
 
-// json writes v as indented JSON without HTML escaping: the export's exact
-// shape (design §6).
+// json writes v as indented JSON without HTML escaping: the schemas, read
+// by people writing a program against the export.
 func (w writer) json(rel string, v any) error {
 	b := w.buffers.Get().(*bytes.Buffer)
 	defer func() { b.Reset(); w.buffers.Put(b) }()

@@ -226,13 +226,12 @@ func TestSitePageSections(t *testing.T) {
 }
 
 // TestJSONExportShapes: sites.json and signals.json are the signals types
-// encoded as they are, nothing added or renamed (design §6).
+// encoded as they are, nothing added or renamed (design §6), on one line.
 func TestJSONExportShapes(t *testing.T) {
 	in := directorySites()
 	out := build(t, Input{Sites: in})
 	var want bytes.Buffer
 	enc := json.NewEncoder(&want)
-	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	enc.Encode(signals.NewIndex(in))
 	if got := read(t, out, "sites.json"); !bytes.Equal(got, want.Bytes()) {

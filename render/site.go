@@ -55,18 +55,28 @@ type siteView struct {
 	Stop          string
 }
 
-// agentRow is one crawler's line of the agents table. Its fields are its
+// agentRow is one crawler's answer in the agents table. Its fields are its
 // own, not an embedded signals.Agent: text/template finds promoted fields
-// by a slow search, and this table has a row per agent on every page.
+// by a slow search.
 type agentRow struct {
-	Token, Operator, Purpose, Note string
-	Verdict                        string // allowed | disallowed | unknown
-	GroupWords, LineWords          string
-	LineHref                       string // the deciding line on this page
+	Token, Slug, Note     string
+	Verdict               string // allowed | disallowed | unknown
+	GroupWords, LineWords string
+	LineHref              string // the deciding line on this page
+}
 
-	// Head is the row's first cells (token, operator, purpose), the same
-	// on every site's page: rendered once per build (Renderer.agentHeads).
-	Head template.HTML
+// answerRow is one row of the agents table: the crawlers of a category
+// that get the same answer (the group they follow, the verdict and the
+// deciding line), so a page says each answer once, not once per crawler.
+type answerRow struct {
+	Crawlers []template.HTML // each token, linked to its crawler's page
+	agentRow                 // the answer (Token, Slug and Note: the first crawler's)
+}
+
+// crawlerLink is a crawler's token linked to its page, from a site's page:
+// who runs it and what for are said there, once.
+func crawlerLink(token string) template.HTML {
+	return template.HTML(`<a href="../../crawlers/` + crawlerSlug(token) + `/"><code>` + template.HTMLEscapeString(token) + `</code></a>`)
 }
 
 // verdictCell is the "may read /" cell of a verdict.
@@ -82,8 +92,25 @@ func verdictCell(verdict string) template.HTML {
 
 type agentGroup struct {
 	Category, Label string
-	Agents          []agentRow
-	Allowed         int // how many may read /
+	Agents          []agentRow  // one per crawler, in the agents list's order
+	Rows            []answerRow // the same answers, each once
+	Allowed         int         // how many may read /
+}
+
+// rows puts together the crawlers of g that get the same answer, in the
+// order the first of each comes.
+func (g *agentGroup) rows() {
+	at := map[agentRow]int{}
+	for _, a := range g.Agents {
+		key := agentRow{Verdict: a.Verdict, GroupWords: a.GroupWords, LineWords: a.LineWords, LineHref: a.LineHref}
+		i, ok := at[key]
+		if !ok {
+			i = len(g.Rows)
+			at[key] = i
+			g.Rows = append(g.Rows, answerRow{agentRow: a})
+		}
+		g.Rows[i].Crawlers = append(g.Rows[i].Crawlers, crawlerLink(a.Token))
+	}
 }
 
 type signalView struct {
@@ -99,6 +126,7 @@ type robotsView struct {
 	File       link
 	Table      bool // show the agents table (when the file has rules)
 	AgentsBy   []agentGroup
+	Noted      []agentRow // crawlers whose token parsers read shorter, with their note
 	Groups     []signals.Group
 	Signals    []signalView
 	Sitemaps   []link
@@ -117,6 +145,9 @@ type quoteView struct {
 	// Brief is set for the answer block: the reading in a few words and
 	// the evidence in one line; the whole reading stands under the document.
 	Brief bool
+	// InDoc is set under its document, read at the same time: the page,
+	// date and digest are the document's, given above it.
+	InDoc bool
 }
 
 // readAs is how the terms reader read a quote (design §2.5.1), in words a
@@ -310,6 +341,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		case !q.Verified:
 			v.Unverified = append(v.Unverified, qv)
 		case ok:
+			// Under its document, whose address, date and digest stand
+			// just above, the quote's caption does not say them again.
+			qv.InDoc = q.ReadAt == v.Docs[i].Document.ReadAt
 			v.Docs[i].Quotes = append(v.Docs[i].Quotes, qv)
 		default:
 			v.OtherQuotes = append(v.OtherQuotes, qv)
@@ -449,12 +483,18 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 			byCat[a.Category] = g
 			order = append(order, a.Category)
 		}
-		row := agentRow{Token: a.Agent, Operator: a.Operator, Purpose: a.Purpose, Note: a.Note,
+		row := agentRow{Token: a.Agent, Slug: crawlerSlug(a.Agent), Note: a.Note,
 			Verdict: a.Verdict(), GroupWords: groupWords(a.Group), LineWords: lineWords(a)}
 		if a.Line > 0 && a.Line <= len(r.Lines) {
 			row.LineHref = "#" + lineID(id, a.Line)
 		}
 		g.Agents = append(g.Agents, row)
+		// A token parsers read shorter ("AI2Bot" as "AI") changes which
+		// group of this file applies, so its note stays beside the table;
+		// the other notes are about the crawler, on its own page.
+		if row.Note != "" && a.ParserToken != a.Agent {
+			v.Noted = append(v.Noted, row)
+		}
 		if a.Verdict() == signals.AgentAllowed {
 			g.Allowed++
 		}
@@ -462,6 +502,7 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 	// The agents list's own category order first, then any other.
 	slices.SortStableFunc(order, func(a, b string) int { return catRank(a) - catRank(b) })
 	for _, c := range order {
+		byCat[c].rows()
 		v.AgentsBy = append(v.AgentsBy, *byCat[c])
 	}
 	v.Groups = r.Groups

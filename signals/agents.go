@@ -17,11 +17,14 @@ type AgentsIndex struct {
 
 // AgentIndex is one crawler across sites.
 type AgentIndex struct {
-	Agent    string `json:"agent"`
-	Operator string `json:"operator"`
-	Purpose  string `json:"purpose"`
-	Category string `json:"category"`
-	Note     string `json:"note,omitempty"`
+	Agent string `json:"agent"`
+	// ParserToken is the token as RFC 9309 parsers read it (AI2Bot reads
+	// as AI): what a group must name for the crawler to follow it.
+	ParserToken string `json:"parser_token"`
+	Operator    string `json:"operator"`
+	Purpose     string `json:"purpose"`
+	Category    string `json:"category"`
+	Note        string `json:"note,omitempty"`
 	AgentHosts
 	// Batches are the same lists for each batch that read sites, oldest
 	// first; a batch lists only the sites it read.
@@ -83,7 +86,7 @@ func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
 		}
 	}
 	for _, a := range robots.Agents() {
-		ai := AgentIndex{Agent: a.Token, Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
+		ai := AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
 			AgentHosts: emptyHosts(), Batches: []AgentBatch{}}
 		for i, s := range sorted {
 			ai.add(s.Host, verdicts[i][a.Token]) // a blocked or unread site has no agents: unknown

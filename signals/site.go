@@ -194,13 +194,18 @@ type ContentSignal struct {
 }
 
 // Agent is robots.txt's verdict for one crawler of our agents list.
+//
+// The crawler's own facts (parser token, note, operator, purpose, category) are the
+// same on every site: signals.json leaves them out and agents.json states
+// them once, so 43 crawlers do not weigh on every site's export. They are
+// kept here for the page and the AI verdict, filled from the agents list.
 type Agent struct {
-	Agent       string `json:"agent"`        // the token as its operator publishes it
-	ParserToken string `json:"parser_token"` // as RFC 9309 parsers read it (AI2Bot reads as AI)
-	Note        string `json:"note,omitempty"`
-	Operator    string `json:"operator"`
-	Purpose     string `json:"purpose"`
-	Category    string `json:"category"`
+	Agent       string `json:"agent"` // the token as its operator publishes it
+	ParserToken string `json:"-"`     // as RFC 9309 parsers read it (AI2Bot reads as AI)
+	Note        string `json:"-"`
+	Operator    string `json:"-"`
+	Purpose     string `json:"-"`
+	Category    string `json:"-"`
 	Group       string `json:"group"` // own | star | none | unknown (robots.txt not read)
 	// RootAllowed says whether the crawler may read "/": nil when robots.txt
 	// was not read, so nobody knows what it says to this crawler.

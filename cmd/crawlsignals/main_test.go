@@ -95,7 +95,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `"content_type": "application/pdf"`) || strings.Contains(string(data), `"text_error"`) {
+	if !strings.Contains(string(data), `"content_type":"application/pdf"`) || strings.Contains(string(data), `"text_error"`) {
 		t.Errorf("butikk.test PDF not read through the child:\n%s", data)
 	}
 	// The visible text of each read page is saved beside its evidence,
