@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -66,6 +67,14 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 			}
 		}
 		last = buildTo(t, list, part, signals.Options{Workers: 8, Code: "test-1"})
+	}
+	// What a build needs whole: the newest batch, while the record holds;
+	// every batch under another code version.
+	if got, err := signals.Needs(list, part, signals.Options{Code: "test-1", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names[n-1:]) {
+		t.Errorf("needs %q, %v; want %q", got, err, names[n-1:])
+	}
+	if got, err := signals.Needs(list, part, signals.Options{Code: "test-2", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names) {
+		t.Errorf("needs under another code %q, %v; want every batch", got, err)
 	}
 	cold := buildTo(t, list, all, signals.Options{Workers: 1, Code: "test-1"})
 	sameTree(t, "every batch's evidence vs the newest batch and the history record", cold, last)

@@ -141,6 +141,16 @@ func TestWeeklyTwoWeeksAndARecheck(t *testing.T) {
 			t.Errorf("a derived file was kept as evidence: %s", p)
 		}
 	}
+	// Issue 26, item 4: the publish job of week 2 built from week 2's
+	// evidence, week 1's manifests and the history records, and fetched no
+	// WARC of week 1.
+	week1 := filepath.Join(dir, "run", "publish", "evidence-store", "batches", storeBatches(t, dir)[0])
+	if warcs, _ := filepath.Glob(filepath.Join(week1, "*.warc.gz")); len(warcs) != 0 {
+		t.Errorf("the publish job of week 2 fetched week 1's WARCs: %q", warcs)
+	}
+	if _, err := os.Stat(filepath.Join(week1, "avis.test.json")); err != nil {
+		t.Errorf("the publish job of week 2 has no manifest of week 1: %v", err)
+	}
 	changes, err := os.ReadFile(filepath.Join(dir, "public", "changes", "index.html"))
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,10 @@ say() { echo "weekly: $*"; }
 if [ ! -d "$dir/store" ] && [ "$EVIDENCE_URL" = "file://$dir/store" ]; then
   git init --quiet --bare -b main "$dir/store"
 fi
+# GitHub serves partial clones; a local bare repository only when asked.
+if [ "$EVIDENCE_URL" = "file://$dir/store" ]; then
+  git -C "$dir/store" config uploadpack.allowFilter true
+fi
 
 # job NAME: a fresh working folder, as a runner's checkout with the binary
 # built, and the reviewed list as sites.toml.
@@ -224,8 +228,8 @@ publish() {
   local d merge=0 fetched stored added cached=0 started=$SECONDS
   d=$(job publish)
   cd "$d"
-  .github/evidence-store.sh open evidence-store
-  fetched=$(du -sb evidence-store/.git/objects | cut -f1)
+  .github/evidence-store.sh open evidence-store manifests
+  fetched=$(du -sb evidence-store/.git/objects 2>/dev/null | cut -f1 || echo 0)
   mkdir -p new-evidence
   cp -a "$run/artifacts/." new-evidence/
   shopt -s nullglob
@@ -241,6 +245,10 @@ publish() {
     cached=$(du -sb "$dir/cache" | cut -f1)
     cp -a "$dir/cache/." evidence-store/batches/
   fi
+  ./crawlsignals evidence needs -sites sites.toml -batches evidence-store/batches -content content > needs.txt
+  before=$(du -sb evidence-store/.git/objects | cut -f1)
+  .github/evidence-store.sh fetch evidence-store needs.txt
+  fetched=$((fetched + $(du -sb evidence-store/.git/objects | cut -f1) - before))
   ./crawlsignals build -sites sites.toml -batches evidence-store/batches -content content -out public -base-url "${BASE_URL%/}/"
   ./crawlsignals verify -sites sites.toml -batches evidence-store/batches -content content
   ./crawlsignals check-site -dir public -base-url "${BASE_URL%/}/"
@@ -252,11 +260,11 @@ publish() {
   # actions/cache, save (after the job succeeded).
   rm -rf "$dir/cache.new"
   mkdir -p "$dir/cache.new"
-  for b in evidence-store/batches/*/.derived; do
-    b=${b%/.derived}
-    mkdir -p "$dir/cache.new/${b##*/}"
-    cp -a "$b/.derived" "$dir/cache.new/${b##*/}/"
-  done
+  # Only the history records: one per site, all the next build needs
+  # beside the new batch (README, "Derived findings").
+  if [ -d evidence-store/batches/.derived ]; then
+    cp -a evidence-store/batches/.derived "$dir/cache.new/"
+  fi
   rm -rf "$dir/cache"
   mv "$dir/cache.new" "$dir/cache"
   stored=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)

@@ -3,6 +3,10 @@
 # only ever grows (README, "The evidence store").
 #
 #   evidence-store.sh open DIR          clone the store into DIR; batches are in DIR/batches
+#   evidence-store.sh open DIR manifests  the same, but only every batch's manifests and batch
+#                                       records are fetched (a partial, sparse clone)
+#   evidence-store.sh fetch DIR FILE    fetch the whole of each batch FILE names, one a line
+#                                       (crawlsignals evidence needs), into a store opened so
 #   evidence-store.sh keep DIR "NAMES"  commit what is new under DIR/batches and push it
 #
 # Environment: EVIDENCE_REPO (owner/name on GitHub) and KEY (the private half
@@ -13,7 +17,7 @@
 # file already in the store, and nothing here removes one.
 set -euo pipefail
 
-usage() { echo "usage: $0 open DIR | keep DIR NAMES" >&2; exit 2; }
+usage() { echo "usage: $0 open DIR [manifests] | fetch DIR FILE | keep DIR NAMES" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$2
 url=${EVIDENCE_URL:-git@github.com:${EVIDENCE_REPO:?EVIDENCE_REPO is not set}.git}
@@ -33,7 +37,16 @@ fi
 case $cmd in
 open)
   if git ls-remote --exit-code --heads "$url" "$branch" >/dev/null; then
-    git clone --quiet --depth 1 --branch "$branch" "$url" "$dir"
+    if [ "${3:-}" = manifests ]; then
+      # The publish job: trees, manifests and batch records only; the
+      # WARCs and texts a build needs come with fetch, so the bytes fetched
+      # stay those of one batch however many weeks the store holds.
+      git clone --quiet --depth 1 --filter=blob:none --no-checkout --branch "$branch" "$url" "$dir"
+      git -C "$dir" sparse-checkout set --no-cone '/batches/*/*.json'
+      git -C "$dir" checkout --quiet "$branch"
+    else
+      git clone --quiet --depth 1 --branch "$branch" "$url" "$dir"
+    fi
   else
     # A new, empty store: the first batch starts it.
     git init --quiet -b "$branch" "$dir"
@@ -42,6 +55,20 @@ open)
   mkdir -p "$dir/batches"
   echo "evidence store: $(find "$dir/batches" -mindepth 1 -maxdepth 1 -type d | wc -l) batches"
   ;;
+fetch)
+  [ $# -eq 3 ] || usage
+  patterns=()
+  while read -r b; do
+    [ -n "$b" ] || continue
+    [[ $b =~ ^[0-9]{8}T[0-9]{6}Z$ ]] || { echo "::error::$3: $b is not a batch name" >&2; exit 1; }
+    patterns+=("/batches/$b/")
+  done < "$3"
+  # A store cloned whole (or new) has everything already.
+  if [ "$(git -C "$dir" config --get core.sparseCheckout || true)" = true ] && [ "${#patterns[@]}" -gt 0 ]; then
+    git -C "$dir" sparse-checkout add "${patterns[@]}"
+  fi
+  echo "evidence store: ${#patterns[@]} batches the build needs whole are here"
+  ;;
 keep)
   [ $# -eq 3 ] || usage
   cd "$dir"
@@ -49,7 +76,10 @@ keep)
   git config user.email "crawler@crawlsignals.com"
   # Derived findings (BATCH/.derived/, and the history records in
   # batches/.derived/) are a cache, never evidence.
-  git add -- batches ':(exclude)batches/*/.derived' ':(exclude)batches/.derived'
+  # --sparse: the new batch lies outside what a manifests-only open checked
+  # out; a kept file that is not checked out and is written again is still
+  # compared (and refused below when its bytes differ).
+  git add --sparse -- batches ':(exclude,glob)batches/*/.derived/**' ':(exclude)batches/.derived'
   if ! git diff --cached --quiet --diff-filter=DMRT; then
     echo "::error::refusing to change or delete evidence already kept:" >&2
     git diff --cached --name-status --diff-filter=DMRT >&2

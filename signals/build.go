@@ -128,25 +128,7 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 // site derives a site's findings from its newest batch, and its history
 // from the batches before (history.go).
 func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
-	var held []string
-	for _, b := range bd.batches {
-		if bd.holds[b][ls.Host] {
-			held = append(held, b)
-		}
-	}
-	if ls.Blocked {
-		// A site that asked us to stop shows only that: nothing read in
-		// earlier batches (no documents, no quotes, no history), only the
-		// newest batch when it is the one that sent no request. The earlier
-		// evidence stays on disk, never republished.
-		var newest []string
-		if n := len(held); n > 0 {
-			if m, err := evidence.ReadManifest(filepath.Join(bd.batchesDir, held[n-1], ls.Host+".json")); err == nil && m.Blocked {
-				newest = held[n-1:]
-			}
-		}
-		held = newest
-	}
+	held := bd.held(ls)
 	rechecked := bd.rechecked(ls, held)
 	if len(held) == 0 {
 		s := newSite(ls)

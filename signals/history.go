@@ -254,6 +254,64 @@ func saveHistory(batchesDir, host string, key historyKey, h *history, known map[
 	return writeJSONAtomic(record, historyRecord{Key: key, Site: packed, Agents: rows, LastVerified: h.lastVerified, LastChanged: h.lastChanged})
 }
 
+// held lists the batches that hold a site, oldest first. A site that asked
+// us to stop shows only that: nothing read in earlier batches (no
+// documents, no quotes, no history), only the newest batch when it is the
+// one that sent no request. The earlier evidence stays on disk, never
+// republished.
+func (bd *builder) held(ls *sites.Site) []string {
+	var held []string
+	for _, b := range bd.batches {
+		if bd.holds[b][ls.Host] {
+			held = append(held, b)
+		}
+	}
+	if !ls.Blocked {
+		return held
+	}
+	if n := len(held); n > 0 {
+		if m, err := evidence.ReadManifest(filepath.Join(bd.batchesDir, held[n-1], ls.Host+".json")); err == nil && m.Blocked {
+			return held[n-1:]
+		}
+	}
+	return nil
+}
+
+// What a site's history record is to the batches held now.
+const (
+	recordUnkeyed  = iota // the history cannot be keyed: nothing is read or kept
+	recordNone            // no record, or one that rests on something else
+	recordCurrent         // the record has folded exactly these batches
+	recordOneShort        // the record stops one batch short: the newest extends it
+)
+
+// record finds a site's history record and what it is to the batches
+// held (a build checks all but the chain: see historyKey).
+func (bd *builder) record(ls *sites.Site, cur0 *Curation, held []string) (base historyKey, newestKey derivedKey, rec *historyRecord, state int) {
+	n := len(held)
+	base, keyed := bd.baseKey(ls, cur0)
+	newestKey, err := evidenceKey(filepath.Join(bd.batchesDir, held[n-1]), ls.Host, bd.code)
+	if !keyed || err != nil {
+		return base, newestKey, nil, recordUnkeyed
+	}
+	rec, ok := loadHistoryRecord(bd.batchesDir, ls.Host, bd.agents)
+	if !ok {
+		return base, newestKey, nil, recordNone
+	}
+	if sameBatches(rec.Key, keyFor(base, held, newestKey, "")) {
+		return base, newestKey, rec, recordCurrent
+	}
+	if n > 1 {
+		prevKey, err := evidenceKey(filepath.Join(bd.batchesDir, held[n-2]), ls.Host, bd.code)
+		if err == nil && sameBatches(rec.Key, keyFor(base, held[:n-1], prevKey, "")) {
+			if _, ok := loadHistoryTexts(bd.batchesDir, ls.Host, rec.Key); ok {
+				return base, newestKey, rec, recordOneShort
+			}
+		}
+	}
+	return base, newestKey, nil, recordNone
+}
+
 // history gives a site's findings in the newest batch it holds with their
 // history: from its record when the record is current, by extending the
 // record when it stops one batch short, else by folding every batch.
@@ -278,48 +336,35 @@ func (bd *builder) history(ls *sites.Site, cur0 *Curation, held []string) (*Site
 
 func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, error) {
 	n := len(held)
-	base, keyed := bd.baseKey(ls, cur0)
-	newestDir := filepath.Join(bd.batchesDir, held[n-1])
-	newestKey, nerr := evidenceKey(newestDir, ls.Host, bd.code)
-	keyed = keyed && nerr == nil
-	var rec *historyRecord
-	if keyed {
-		rec, _ = loadHistoryRecord(bd.batchesDir, ls.Host, bd.agents)
-	}
-	// Current: the record has folded exactly these batches.
-	if rec != nil && sameBatches(rec.Key, keyFor(base, held, newestKey, "")) {
+	base, newestKey, rec, state := bd.record(ls, cur0, held)
+	if state == recordCurrent {
 		if !bd.opt.Fresh {
 			return recordSite(rec, ls), nil
 		}
 		if s, ok := bd.checkRecord(ls, cur0, held, rec); ok {
 			return s, nil
 		}
-		rec = nil
 	}
-	// One batch short: the record is the fold up to the batch before.
-	if rec != nil && n > 1 {
-		prevKey, err := evidenceKey(filepath.Join(bd.batchesDir, held[n-2]), ls.Host, bd.code)
-		chainOK := true
-		if bd.opt.Fresh {
-			chain, ok := bd.chainOf(ls.Host, held[:n-1])
-			chainOK = ok && chain == rec.Key.Chain
-		}
-		if err == nil && chainOK && sameBatches(rec.Key, keyFor(base, held[:n-1], prevKey, "")) {
-			if texts, ok := loadHistoryTexts(bd.batchesDir, ls.Host, rec.Key); ok {
-				h := &history{changes: rec.Site.Changes, verdicts: rec.Site.History, lastVerified: rec.LastVerified,
-					lastChanged: rec.LastChanged, chain: rec.Key.Chain, prev: rec.Site,
-					prevTexts: func() map[string]pageText { return texts }}
-				cur, curTexts, clean, err := bd.derive(ls, held[n-1])
-				curTexts = sync.OnceValue(curTexts)
-				h.add(held[n-1], window(held, n-1), newestKey, cur, curTexts, cur0)
-				s := h.site()
-				if clean && err == nil {
-					bd.keepHistory(ls, keyFor(base, held, newestKey, h.chain), h)
-				}
-				return s, err
-			}
+	if state == recordOneShort && bd.opt.Fresh {
+		if chain, ok := bd.chainOf(ls.Host, held[:n-1]); !ok || chain != rec.Key.Chain {
+			state = recordNone
 		}
 	}
+	if state == recordOneShort {
+		texts, _ := loadHistoryTexts(bd.batchesDir, ls.Host, rec.Key)
+		h := &history{changes: rec.Site.Changes, verdicts: rec.Site.History, lastVerified: rec.LastVerified,
+			lastChanged: rec.LastChanged, chain: rec.Key.Chain, prev: rec.Site,
+			prevTexts: func() map[string]pageText { return texts }}
+		cur, curTexts, clean, err := bd.derive(ls, held[n-1])
+		curTexts = sync.OnceValue(curTexts)
+		h.add(held[n-1], window(held, n-1), newestKey, cur, curTexts, cur0)
+		s := h.site()
+		if clean && err == nil {
+			bd.keepHistory(ls, keyFor(base, held, newestKey, h.chain), h)
+		}
+		return s, err
+	}
+	keyed := state != recordUnkeyed
 	// Fold every batch.
 	h := &history{changes: []Change{}, verdicts: []BatchVerdicts{}, lastVerified: map[string]string{}}
 	clean := true // every batch derived without damage or a failure that may pass

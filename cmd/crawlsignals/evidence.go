@@ -11,7 +11,7 @@ import (
 	"github.com/crawlsignals/crawlsignals/evidence"
 )
 
-// runEvidence is "crawlsignals evidence verify|merge".
+// runEvidence is "crawlsignals evidence verify|merge|needs".
 func runEvidence(ctx context.Context, e *env, args []string) error {
 	if len(args) > 0 {
 		switch args[0] {
@@ -19,9 +19,11 @@ func runEvidence(ctx context.Context, e *env, args []string) error {
 			return runEvidenceVerify(ctx, e, args[1:])
 		case "merge":
 			return runEvidenceMerge(e, args[1:])
+		case "needs":
+			return runEvidenceNeeds(e, args[1:])
 		}
 	}
-	return fmt.Errorf("%w: the evidence commands are verify and merge", errUsage)
+	return fmt.Errorf("%w: the evidence commands are verify, merge and needs", errUsage)
 }
 
 // runEvidenceVerify is "crawlsignals evidence verify [BATCH...]": re-read

@@ -51,7 +51,7 @@ func commands() []command {
 		{"build", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "build the website from the evidence (never fetches)", runBuild},
 		{"recheck", "[-sites sites.toml] [-batches batches] [-content content] [-out public] [-resolve HOST=IP:PORT]... [-min-delay D] HOST", "crawl one site now (a site owner asked), then build", runRecheck},
 		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
-		{"evidence", "verify [-batches batches] [-from FILE] [BATCH...] | merge -batches STORE [-new FILE] ARTIFACT...", "re-read every WARC record and check digests and manifests; merge shard uploads into the store, write once", runEvidence},
+		{"evidence", "verify [-batches batches] [-from FILE] [BATCH...] | merge -batches STORE [-new FILE] ARTIFACT... | needs [-sites sites.toml] [-batches batches] [-content content]", "re-read every WARC record and check digests and manifests; merge shard uploads into the store, write once; list the batches a build needs whole", runEvidence},
 		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
 		{"eval", "[-v] [DIR]", "score the terms reader on a labelled folder (default ../shared/realweb/terms)", runEval},
 		{"check-site", "[-dir public] [-base-url URL]", "check the built website: well-formed pages, every internal link resolves", runCheckSite},

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/sites"
+)
+
+// runEvidenceNeeds is "crawlsignals evidence needs": the batches whose
+// whole evidence a build (and verify) must find on disk, one a line, given
+// the manifests and derived files under -batches. The publish job opens
+// the store with every manifest only, restores the history records, and
+// fetches just these (README, "Running it weekly").
+func runEvidenceNeeds(e *env, args []string) error {
+	f := flags(e, "evidence needs", "[-sites sites.toml] [-batches batches] [-content content]")
+	sitesPath := f.String("sites", "sites.toml", "the reviewed list")
+	batches := f.String("batches", "batches", "folder of evidence batches")
+	content := f.String("content", "content", "folder of Markdown content (sites/HOST.md)")
+	if err := parse(f, args); err != nil {
+		return err
+	}
+	list, err := sites.Load(*sitesPath)
+	if err != nil {
+		return codedError{exitUsage, err}
+	}
+	needs, err := signals.Needs(list, *batches, buildOptions(e, contentFS(*content)))
+	if err != nil {
+		return err
+	}
+	for _, b := range needs {
+		fmt.Fprintln(e.stdout, b)
+	}
+	return nil
+}
