@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/internal/sitecheck"
+	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -79,6 +81,12 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 	cold := buildTo(t, list, all, signals.Options{Workers: 1, Code: "test-1"})
 	sameTree(t, "every batch's evidence vs the newest batch and the history record", cold, last)
 
+	// Every link resolves: the directory names the older change without
+	// linking to a batch changes/ no longer shows.
+	problems, err := sitecheck.Check(cold, render.DefaultBaseURL)
+	if err != nil || len(problems) > 0 {
+		t.Errorf("site check: %v %q", err, problems)
+	}
 	page, err := os.ReadFile(filepath.Join(cold, "sites", "kommune.test", "index.html"))
 	if err != nil || !strings.Contains(string(page), "The last change we found is older, in the batch of") {
 		t.Errorf("the site's page does not name the older change: %v", err)

@@ -105,6 +105,7 @@ type row struct {
 	ReadAt                              *date
 	Changed                             *date  // the newest batch that changed its findings
 	ChangedBatch                        string // that batch's name, the anchor on changes/
+	ChangedShown                        bool   // changes/ shows that batch (it is among the newest the pages compare)
 	Search                              string // what the search box matches: name and hosts, lower case
 	AIRank, OpenRank                    int    // sort keys: the order the verdicts are explained in
 }
@@ -118,6 +119,7 @@ func rowOf(s *signals.Site) row {
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
 	if c := s.LastChanged(); c != nil {
 		r.Changed, r.ChangedBatch = batchDate(*c), *c
+		r.ChangedShown = slices.ContainsFunc(s.Changes, func(ch signals.Change) bool { return ch.Batch == *c })
 	}
 	hosts := s.Hosts
 	if !slices.Contains(hosts, s.Host) {
