@@ -2,7 +2,6 @@ package crawlsignals_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,51 +16,78 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
-	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // BenchmarkScale times what a user runs, as whole processes of the
-// crawlsignals binary (`make bench` builds it and runs this once):
+// crawlsignals binary (`make bench` builds it and runs this once), on a web
+// of real pages (../shared/realweb served as fixture sites, read at bench
+// time; synthetic pages of about the same size where it is absent):
 //
-//  1. the crawl of BENCH_HOSTS (2,000) loopback hosts, 10 addresses each, at
-//     a 500 ms floor: its wall time over the politeness floor (the longest
-//     host's waits plus the server's answer times, from the fixture
-//     server's log) and its peak RSS. The fixture server runs in this test
-//     process, so the RSS is the crawler's alone.
+//  1. the crawl of BENCH_HOSTS (2,000) loopback hosts with the command's
+//     default flags (its default workers and the 2 s floor): its wall time
+//     over the politeness floor (the longest host's waits plus the server's
+//     answer times, from the fixture server's log) and its peak RSS. The
+//     fixture server runs in this test process, so the RSS is the
+//     crawler's alone.
 //  2. `build` of that batch cold (as the crawl left it: no derived file)
-//     against Hugo building the same pages from the same findings.
+//     against Hugo building a project whose output is our website file for
+//     file (bench_hugo_test.go), and against the I/O floor: reading the
+//     evidence (gunzip of every WARC) and writing the site (a copy of
+//     public/). Then the build's peak RSS and public/'s bytes per site, by
+//     kind of file.
 //  3. `build` of BENCH_HISTORY (400) sites with 8 earlier batches against
-//     the newest batch alone, both warm (derived files current).
+//     the newest batch alone, both warm (derived files current); the nine
+//     batches are nine crawls of a web that changes between them (a
+//     quarter of the sites change a page or their robots.txt each week).
 //
 // Each comparison alternates the two commands BENCH_RUNS (3) times after
 // one warm-up each and reports medians. It enforces nothing: the numbers go
-// in the README and the issue. BENCH_NOFILE runs the crawl under that
-// open-files limit, BENCH_FLOOR at another floor; BENCH_ONLY=crawl stops
-// after the crawl.
+// in the README and the issue, with the machine's load at start and end.
+// BENCH_NOFILE runs the crawl under that open-files limit, BENCH_FLOOR and
+// BENCH_WORKERS pass -min-delay and -workers instead of the defaults;
+// BENCH_ONLY=crawl stops after the crawl.
 func BenchmarkScale(b *testing.B) {
 	bin := os.Getenv("CRAWLSIGNALS_BIN")
 	if bin == "" {
 		b.Skip("CRAWLSIGNALS_BIN is not set: run `make bench`, which builds the binary")
 	}
 	hosts, history, runs := envInt("BENCH_HOSTS", 2000), envInt("BENCH_HISTORY", 400), envInt("BENCH_RUNS", 3)
+	pages, err := loadBenchPages()
+	if err != nil {
+		b.Fatal(err)
+	}
 	for range b.N {
 		dir := scaleDir(b)
-		web, toml := writeScaleWeb(b, dir, hosts)
-		load, _ := os.ReadFile("/proc/loadavg")
-		fmt.Printf("scale benchmark: %d CPUs (GOMAXPROCS %d), load average %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), load)
+		toml := filepath.Join(dir, "sites.toml")
+		web, err := writeBenchWeb(pages, hosts, 0, toml)
+		if err != nil {
+			b.Fatal(err)
+		}
+		fmt.Printf("scale benchmark: %d CPUs (GOMAXPROCS %d), load average at the start %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadavg())
+		fmt.Printf("pages: %s\n", pages.from)
 		fmt.Printf("%-62s %10s %10s %8s\n", "what", "ours", "against", "ratio")
 
 		batches := filepath.Join(dir, "batches")
 		crawlScale(b, bin, web, toml, batches, hosts)
-		if os.Getenv("BENCH_ONLY") == "crawl" {
-			continue
+		if os.Getenv("BENCH_ONLY") != "crawl" {
+			coldBuild(b, bin, dir, toml, batches, runs)
+			warmHistory(b, bin, dir, pages, history, runs)
 		}
-		coldVsHugo(b, bin, dir, toml, batches, runs)
-		warmHistory(b, bin, dir, batches, history, runs)
+		fmt.Printf("load average at the end %s", loadavg())
 	}
+}
+
+// loadavg is /proc/loadavg: the machine's load, printed beside the figures.
+func loadavg() string {
+	load, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown\n"
+	}
+	return string(load)
 }
 
 const (
@@ -93,47 +119,6 @@ func scaleDir(b *testing.B) string {
 	}
 	b.Cleanup(func() { os.RemoveAll(d) })
 	return d
-}
-
-// writeScaleWeb makes the generated web, in memory (see memWeb): per host
-// robots.txt, a home page whose footer links to three policy pages with
-// sentences about licences, APIs and scraping, and nothing else, so the five
-// well-known addresses answer 404: 10 requests a host. The list of sites is
-// written to dir.
-func writeScaleWeb(b *testing.B, dir string, n int) (web memWeb, toml string) {
-	web = memWeb{fstest.MapFS{}}
-	filler := strings.Repeat("Dette nettstedet er en del av et stort, oppdiktet nett som bare finnes for å måle en høflig leser. ", 6)
-	pages := []struct{ path, title, says string }{
-		{"vilkar", "Vilkår for bruk", "Automatisert innsamling av innhold (skraping) er ikke tillatt uten skriftlig avtale. Innholdet kan ikke brukes til å trene kunstig intelligens."},
-		{"personvern", "Personvern", "Vi samler ikke inn personopplysninger om besøkende utover det som trengs for å levere tjenesten."},
-		{"apne-data", "Åpne data", "Alle data er tilgjengelige under Norsk lisens for offentlige data (NLOD 2.0). Vi tilbyr et åpent API uten nøkkel for alle som vil bruke dataene."},
-	}
-	var footer strings.Builder
-	for _, p := range pages {
-		fmt.Fprintf(&footer, "<li><a href=\"/%s\">%s</a></li>\n", p.path, p.title)
-	}
-	home := "<!DOCTYPE html>\n<html lang=\"nb\"><head><meta charset=\"utf-8\"><title>Vert</title></head>\n<body><main><h1>Vert</h1><p>" +
-		filler + "</p></main>\n<footer><ul>\n" + footer.String() + "</ul></footer></body></html>\n"
-	files := map[string]string{"robots.txt": "User-agent: *\nDisallow: /privat/\n\nUser-agent: GPTBot\nDisallow: /\n", "index.html": home}
-	for _, p := range pages {
-		files[p.path+".html"] = "<!DOCTYPE html>\n<html lang=\"nb\"><head><meta charset=\"utf-8\"><title>" + p.title + "</title></head>\n<body><main><h1>" +
-			p.title + "</h1>\n<p>" + filler + "</p>\n<p>" + p.says + "</p>\n<p>" + filler + "</p></main></body></html>\n"
-	}
-	categories := []string{"public-sector", "news", "reference", "transport"}
-	var list strings.Builder
-	for i := range n {
-		h := fmt.Sprintf("h%05d.test", i)
-		web.MapFS[h] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
-		for name, body := range files {
-			web.MapFS[h+"/"+name] = &fstest.MapFile{Data: []byte(body), Mode: 0o644}
-		}
-		fmt.Fprintf(&list, "[[site]]\nname = \"Vert %d\"\nurl = \"http://%s/\"\nhosts = [%q]\ncategory = %q\n\n", i, h, h, categories[i%len(categories)])
-	}
-	toml = filepath.Join(dir, "sites.toml")
-	if err := os.WriteFile(toml, []byte(list.String()), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	return web, toml
 }
 
 // memWeb is the generated web in memory, so that the fixture server in this
@@ -201,11 +186,20 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 }
 
 func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, hosts int) {
-	// BENCH_FLOOR (a duration) replaces the 500 ms floor; 2s is the
-	// product's own.
-	floorSetting := 500 * time.Millisecond
+	// The command's defaults: the 2 s floor and its own number of workers.
+	// BENCH_FLOOR (a duration, loopback only below 2 s) and BENCH_WORKERS
+	// pass -min-delay and -workers instead.
+	floorSetting := crawl.MinDelayFloor
+	args := []string{"crawl", "-sites", toml, "-batches", batches, "-batch", scaleBatch}
+	flags := "default flags"
 	if d, err := time.ParseDuration(os.Getenv("BENCH_FLOOR")); err == nil && d > 0 {
 		floorSetting = d
+		args = append(args, "-min-delay", d.String())
+		flags = "-min-delay " + d.String()
+	}
+	if w := os.Getenv("BENCH_WORKERS"); w != "" {
+		args = append(args, "-workers", w)
+		flags += " -workers " + w
 	}
 	srv, err := fixture.New(web)
 	if err != nil {
@@ -216,13 +210,11 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 		b.Fatal(err)
 	}
 	defer srv.Close()
-	args := []string{"crawl", "-sites", toml, "-batches", batches, "-batch", scaleBatch,
-		"-min-delay", floorSetting.String(), "-workers", strconv.Itoa(envInt("BENCH_WORKERS", 32))}
 	for i := range hosts {
 		args = append(args, "-resolve", fmt.Sprintf("h%05d.test=%s", i, addr))
 	}
 	name := bin
-	what := fmt.Sprintf("crawl %d hosts × 10 at %s: wall / politeness floor", hosts, floorSetting)
+	what := fmt.Sprintf("crawl %d hosts, %s (floor %s): wall / politeness floor", hosts, flags, floorSetting)
 	if nofile := os.Getenv("BENCH_NOFILE"); nofile != "" {
 		// ulimit in a shell sets the hard limit too, so the crawler cannot
 		// raise it again.
@@ -235,11 +227,17 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 	r := runBin(b, logFile, name, args...)
 	server := selfCPU() - before
 	log := srv.SettledLog(10 * time.Second)
-	floor, _ := fixture.PolitenessFloor(log, floorSetting)
+	floor, longest := fixture.PolitenessFloor(log, floorSetting)
 	perReq := float64(r.cpu.Microseconds()) / float64(len(log))
-	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests, %.0f req/s, CPU a request: crawler %.0f µs, fixture server %.0f µs\n", what,
-		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/r.wall.Seconds(), perReq,
-		float64(server.Microseconds())/float64(len(log)))
+	ofLongest := 0
+	for _, q := range log {
+		if q.Host == longest {
+			ofLongest++
+		}
+	}
+	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB, %d requests (%.1f a host; the floor's host %d), %.0f req/s, CPU a request: crawler %.0f µs, fixture server %.0f µs\n", what,
+		r.wall.Seconds(), floor.Seconds(), r.wall.Seconds()/floor.Seconds(), r.rss>>20, len(log), float64(len(log))/float64(hosts), ofLongest,
+		float64(len(log))/r.wall.Seconds(), perReq, float64(server.Microseconds())/float64(len(log)))
 	first, last := log[0].Start, log[0].End
 	hostFirst := map[string]time.Time{}
 	for _, q := range log {
@@ -363,7 +361,10 @@ func alternate(runs int, prepA, prepB func(), a, bb func() procRun) (ma, mb proc
 	return med(as), med(bs), rs[len(rs)/2]
 }
 
-func coldVsHugo(b *testing.B, bin, dir, toml, batches string, runs int) {
+// coldBuild times `build` of the crawled batch, cold, against Hugo
+// writing the same website and against the I/O floor, then reports the
+// build's peak RSS and public/'s bytes per site.
+func coldBuild(b *testing.B, bin, dir, toml, batches string, runs int) {
 	content := filepath.Join(dir, "content")
 	os.MkdirAll(content, 0o755)
 	out := filepath.Join(dir, "public")
@@ -377,91 +378,224 @@ func coldVsHugo(b *testing.B, bin, dir, toml, batches string, runs int) {
 	ours := func() procRun {
 		return runBin(b, logFile, bin, "build", "-sites", toml, "-batches", batches, "-content", content, "-out", out)
 	}
-	hugo, err := exec.LookPath("hugo")
-	if err != nil {
-		cold()
-		r := ours()
-		fmt.Printf("%-62s %9.2fs %10s\n", "build, cold, of the crawled batch", r.wall.Seconds(), "—")
-		fmt.Println("hugo not found on PATH: skipping the comparison with Hugo (Debian: apt-get install hugo)")
-		return
-	}
 	cold()
 	ours()
-	all := readFindings(b, out)
-	src := filepath.Join(dir, "hugo")
-	if err := render.WriteHugoProject(src, all); err != nil {
-		b.Fatal(err)
+	n := countSites(b, out)
+
+	// The I/O floor: every WARC read and decompressed, public/ written.
+	// One gzip reads them all (a WARC is a series of gzip members, and so
+	// are several WARCs one after another), one cp writes the site.
+	floorOut := filepath.Join(dir, "public-copy")
+	ioFloor := func() procRun {
+		return runBin(b, logFile, "sh", "-c", `cat "$1"/*/*.warc.gz | gzip -dc >/dev/null && cp -R "$2" "$3"`, "sh", batches, out, floorOut)
 	}
-	dest := filepath.Join(dir, "hugo-public")
-	theirs := func() procRun {
-		return runBin(b, logFile, hugo, "--source", src, "--destination", dest, "--cacheDir", filepath.Join(dir, "hugo-cache"), "--quiet")
+	preps := []func(){cold, func() { os.RemoveAll(floorOut) }}
+	cmds := []func() procRun{ours, ioFloor}
+	hugo, err := exec.LookPath("hugo")
+	var mirror hugoMirror
+	src, dest := filepath.Join(dir, "hugo"), filepath.Join(dir, "hugo-public")
+	if err != nil {
+		hugo = ""
+	} else {
+		if mirror, err = writeHugoMirror(out, src); err != nil {
+			b.Fatal(err)
+		}
+		preps = append(preps, func() { os.RemoveAll(dest) })
+		cmds = append(cmds, func() procRun {
+			return runBin(b, logFile, hugo, "--source", src, "--destination", dest, "--cacheDir", filepath.Join(dir, "hugo-cache"), "--quiet")
+		})
 	}
-	a, h, ratio := alternate(runs, cold, func() { os.RemoveAll(dest) }, ours, theirs)
-	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB (Hugo %d MB)\n", fmt.Sprintf("build, cold, %d crawled sites / Hugo, same pages", len(all)),
-		a.wall.Seconds(), h.wall.Seconds(), ratio, a.rss>>20, h.rss>>20)
-	b.ReportMetric(ratio, "cold-build/hugo")
+	// The cold build just run is ours's warm-up; one cold build of 2,000
+	// real sites takes minutes on a busy machine.
+	med, ratios := alternateAll(runs, preps, cmds)
+	a := med[0]
+	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×\n", fmt.Sprintf("build, cold, %d sites / gunzip of every WARC and a copy of public/", n),
+		a.wall.Seconds(), med[1].wall.Seconds(), ratios[1])
+	b.ReportMetric(ratios[1], "cold-build/io-floor")
+	if hugo == "" {
+		fmt.Printf("%-62s %9.2fs %10s\n", "build, cold, of the crawled batch / Hugo", a.wall.Seconds(), "—")
+		fmt.Println("hugo not found on PATH: no comparison with Hugo (Debian: apt-get install hugo)")
+	} else {
+		d, err := compareSites(out, dest)
+		if err != nil {
+			b.Fatal(err)
+		}
+		h := med[2]
+		fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB (Hugo %d MB)\n", fmt.Sprintf("build, cold, %d sites / Hugo writing the same site", n),
+			a.wall.Seconds(), h.wall.Seconds(), ratios[2], a.rss>>20, h.rss>>20)
+		fmt.Printf("%-62s Hugo's project: %s\n%-62s its output against ours: %s\n", "", mirror, "", d)
+		b.ReportMetric(ratios[2], "cold-build/hugo")
+	}
+
+	fmt.Printf("%-62s %8d MB %10s %8s   %.0f KB a site; 10,000 sites: make bench-render (the render alone) or BENCH_HOSTS=10000\n",
+		fmt.Sprintf("build, cold, %d sites: peak RSS", n), a.rss>>20, "", "", float64(a.rss)/float64(n)/1024)
+	b.ReportMetric(float64(a.rss>>20), "cold-build-peak-RSS-MB")
+	weights := publicWeight(b, out)
+	fmt.Printf("%-62s %8.1f KB %10s %8s   %.1f MB in all\n", fmt.Sprintf("public/ per site (%d sites)", n), float64(weights.total)/float64(n)/1000, "", "", float64(weights.total)/1e6)
+	for _, k := range weights.kinds {
+		fmt.Printf("%-62s %8.1f KB %10s %8s   %d files, %.1f MB\n", "  "+k.name, float64(k.bytes)/float64(n)/1000, "", "", k.files, float64(k.bytes)/1e6)
+	}
+	b.ReportMetric(float64(weights.total)/float64(n)/1000, "public-KB/site")
 }
 
-// readFindings reads each site's signals.json from a built website.
-func readFindings(b *testing.B, public string) []*signals.Site {
-	var all []*signals.Site
-	err := fs.WalkDir(os.DirFS(public), "sites", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || filepath.Base(p) != "signals.json" {
+// alternateAll runs the commands in turn, each after its preparation,
+// runs times, after one warm-up of each but the first (its caller has just
+// run it), and returns the median of each and, for each, the median of
+// the first's time over its own, pair by pair.
+func alternateAll(runs int, preps []func(), cmds []func() procRun) ([]procRun, []float64) {
+	for i := 1; i < len(cmds); i++ {
+		preps[i]()
+		cmds[i]()
+	}
+	got := make([][]procRun, len(cmds))
+	ratios := make([][]float64, len(cmds))
+	for range runs {
+		var first procRun
+		for i, c := range cmds {
+			preps[i]()
+			r := c()
+			if i == 0 {
+				first = r
+			}
+			got[i] = append(got[i], r)
+			ratios[i] = append(ratios[i], first.wall.Seconds()/r.wall.Seconds())
+		}
+	}
+	med := make([]procRun, len(cmds))
+	ratio := make([]float64, len(cmds))
+	for i := range cmds {
+		slices.SortFunc(got[i], func(x, y procRun) int { return int(x.wall - y.wall) })
+		slices.Sort(ratios[i])
+		med[i], ratio[i] = got[i][len(got[i])/2], ratios[i][len(ratios[i])/2]
+	}
+	return med, ratio
+}
+
+// countSites is how many site pages a built website has.
+func countSites(b *testing.B, public string) int {
+	entries, err := os.ReadDir(filepath.Join(public, "sites"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			n++
+		}
+	}
+	return n
+}
+
+// siteWeight is a built website's bytes, by kind of file.
+type siteWeight struct {
+	total int64
+	kinds []kindWeight
+}
+
+type kindWeight struct {
+	name  string
+	files int
+	bytes int64
+}
+
+// publicWeight sums a website's files by kind: a site's page, its
+// signals.json and feed; the crawler pages; the other pages (directory,
+// categories, views, comparison, changes, about); the data files of the
+// whole directory; the rest (stylesheet, script, schemas).
+func publicWeight(b *testing.B, public string) siteWeight {
+	names := []string{"site page (sites/HOST/index.html)", "signals.json", "a site's feed.xml", "crawler pages (crawlers/*/)",
+		"other pages (directory, categories, views, compare, changes, about)", "directory data (sites.json, sites.csv, feed, sitemap, agents.json)", "assets and schemas"}
+	w := siteWeight{kinds: make([]kindWeight, len(names))}
+	for i, n := range names {
+		w.kinds[i].name = n
+	}
+	err := fs.WalkDir(os.DirFS(public), ".", func(rel string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := os.ReadFile(filepath.Join(public, p))
+		info, err := d.Info()
 		if err != nil {
 			return err
 		}
-		var s signals.Site
-		all = append(all, &s)
-		return json.Unmarshal(data, &s)
+		k := 6
+		switch base := filepath.Base(rel); {
+		case strings.HasPrefix(rel, "sites/") && base == "index.html":
+			k = 0
+		case strings.HasPrefix(rel, "sites/") && base == "signals.json":
+			k = 1
+		case strings.HasPrefix(rel, "sites/") && base == "feed.xml":
+			k = 2
+		case strings.HasPrefix(rel, "crawlers/") && base == "index.html":
+			k = 3
+		case strings.HasSuffix(base, ".html"):
+			k = 4
+		case !strings.Contains(rel, "/") && (strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".csv") || strings.HasSuffix(base, ".xml")):
+			k = 5
+		}
+		w.kinds[k].files++
+		w.kinds[k].bytes += info.Size()
+		w.total += info.Size()
+		return nil
 	})
 	if err != nil {
 		b.Fatal(err)
 	}
-	return all
+	return w
 }
 
-// warmHistory builds the first n sites with 8 earlier batches (the crawled
-// batch again under earlier names, linked, not copied) and with the newest
-// alone, both with current derived files.
-func warmHistory(b *testing.B, bin, dir, batches string, n, runs int) {
-	list, err := os.ReadFile(filepath.Join(dir, "sites.toml"))
+// warmHistory crawls the first n sites in nine batches a week apart, the
+// web changing between them, and times a warm build of the newest with the
+// 8 earlier batches against one of the newest alone (its evidence linked,
+// not copied), both with current derived files. The history crawls are on
+// loopback at BENCH_HISTORY_DELAY (100 ms) between requests, since their
+// time is not what is measured.
+func warmHistory(b *testing.B, bin, dir string, pages benchPages, n, runs int) {
+	toml := filepath.Join(dir, "history.toml")
+	hist, newest := filepath.Join(dir, "history"), filepath.Join(dir, "newest")
+	delay := 100 * time.Millisecond
+	if d, err := time.ParseDuration(os.Getenv("BENCH_HISTORY_DELAY")); err == nil && d > 0 {
+		delay = d
+	}
+	t0, _ := evidence.ParseBatchName(scaleBatch)
+	logFile := filepath.Join(dir, "history.log")
+	var newestBatch string
+	for week := 8; week >= 0; week-- {
+		web, err := writeBenchWeb(pages, n, 8-week, toml)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv, err := fixture.New(web)
+		if err != nil {
+			b.Fatal(err)
+		}
+		addr, err := srv.Start()
+		if err != nil {
+			b.Fatal(err)
+		}
+		newestBatch = t0.AddDate(0, 0, -7*week).Format("20060102T150405Z")
+		args := []string{"crawl", "-sites", toml, "-batches", hist, "-batch", newestBatch, "-min-delay", delay.String()}
+		for i := range n {
+			args = append(args, "-resolve", fmt.Sprintf("h%05d.test=%s", i, addr))
+		}
+		runBin(b, logFile, bin, args...)
+		srv.Close()
+	}
+	src, to := filepath.Join(hist, newestBatch), filepath.Join(newest, newestBatch)
+	if err := os.MkdirAll(to, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	entries, err := os.ReadDir(src)
 	if err != nil {
 		b.Fatal(err)
 	}
-	entries := strings.SplitAfter(string(list), "\n\n")
-	n = min(n, len(entries))
-	toml := filepath.Join(dir, "history.toml")
-	if err := os.WriteFile(toml, []byte(strings.Join(entries[:n], "")), 0o644); err != nil {
-		b.Fatal(err)
-	}
-	src := filepath.Join(batches, scaleBatch)
-	newest, hist := filepath.Join(dir, "newest"), filepath.Join(dir, "history")
-	t0, _ := evidence.ParseBatchName(scaleBatch)
-	for week := range 9 {
-		name := t0.AddDate(0, 0, -7*week).Format("20060102T150405Z")
-		targets := []string{filepath.Join(hist, name)}
-		if week == 0 {
-			targets = append(targets, filepath.Join(newest, name))
-		}
-		for _, to := range targets {
-			if err := os.MkdirAll(to, 0o755); err != nil {
+	for _, e := range entries {
+		if !e.IsDir() {
+			if err := os.Link(filepath.Join(src, e.Name()), filepath.Join(to, e.Name())); err != nil {
 				b.Fatal(err)
-			}
-			for i := range n {
-				h := fmt.Sprintf("h%05d.test", i)
-				for _, f := range []string{h + ".json", h + ".warc.gz", h + ".text.jsonl"} {
-					if err := os.Link(filepath.Join(src, f), filepath.Join(to, f)); err != nil && !os.IsNotExist(err) {
-						b.Fatal(err)
-					}
-				}
 			}
 		}
 	}
 	content := filepath.Join(dir, "content")
-	logFile := filepath.Join(dir, "history.log")
 	build := func(batches string) func() procRun {
 		return func() procRun {
 			return runBin(b, logFile, bin, "build", "-sites", toml, "-batches", batches, "-content", content, "-out", filepath.Join(dir, "public-h"))
@@ -469,7 +603,36 @@ func warmHistory(b *testing.B, bin, dir, batches string, n, runs int) {
 	}
 	nothing := func() {}
 	h, one, ratio := alternate(runs, nothing, nothing, build(hist), build(newest))
-	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB\n", fmt.Sprintf("build, warm, %d sites with 8 earlier batches / newest alone", n),
-		h.wall.Seconds(), one.wall.Seconds(), ratio, h.rss>>20)
+	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB (newest alone %d MB)\n",
+		fmt.Sprintf("build, warm, %d sites with 8 earlier batches / newest alone", n),
+		h.wall.Seconds(), one.wall.Seconds(), ratio, h.rss>>20, one.rss>>20)
+	fmt.Printf("%-62s sites whose texts differ from the batch before: %s\n", "", changedSites(b, hist))
 	b.ReportMetric(ratio, "history-build/newest")
+}
+
+// changedSites says, for each batch of a history after the first, how many
+// sites' saved texts differ from the batch before: the history is not one
+// batch under nine names.
+func changedSites(b *testing.B, batches string) string {
+	names, err := evidence.Batches(batches)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var counts []string
+	for i := 1; i < len(names); i++ {
+		sites, err := evidence.Sites(filepath.Join(batches, names[i]))
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for _, s := range sites {
+			now, _ := os.ReadFile(filepath.Join(batches, names[i], s+".text.jsonl"))
+			before, _ := os.ReadFile(filepath.Join(batches, names[i-1], s+".text.jsonl"))
+			if !bytes.Equal(now, before) {
+				n++
+			}
+		}
+		counts = append(counts, strconv.Itoa(n))
+	}
+	return strings.Join(counts, ", ")
 }
