@@ -214,7 +214,7 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 		args = append(args, "-resolve", fmt.Sprintf("h%05d.test=%s", i, addr))
 	}
 	name := bin
-	what := fmt.Sprintf("crawl %d hosts, %s (floor %s): wall / politeness floor", hosts, flags, floorSetting)
+	what := fmt.Sprintf("crawl %d hosts, %s (%s floor): wall / floor", hosts, flags, floorSetting)
 	if nofile := os.Getenv("BENCH_NOFILE"); nofile != "" {
 		// ulimit in a shell sets the hard limit too, so the crawler cannot
 		// raise it again.
@@ -409,7 +409,7 @@ func coldBuild(b *testing.B, bin, dir, toml, batches string, runs int) {
 	// real sites takes minutes on a busy machine.
 	med, ratios := alternateAll(runs, preps, cmds)
 	a := med[0]
-	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×\n", fmt.Sprintf("build, cold, %d sites / gunzip of every WARC and a copy of public/", n),
+	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×\n", fmt.Sprintf("build, cold, %d sites / I/O floor (gunzip WARCs, cp public/)", n),
 		a.wall.Seconds(), med[1].wall.Seconds(), ratios[1])
 	b.ReportMetric(ratios[1], "cold-build/io-floor")
 	if hugo == "" {
@@ -504,7 +504,7 @@ type kindWeight struct {
 // whole directory; the rest (stylesheet, script, schemas).
 func publicWeight(b *testing.B, public string) siteWeight {
 	names := []string{"site page (sites/HOST/index.html)", "signals.json", "a site's feed.xml", "crawler pages (crawlers/*/)",
-		"other pages (directory, categories, views, compare, changes, about)", "directory data (sites.json, sites.csv, feed, sitemap, agents.json)", "assets and schemas"}
+		"other pages (directory, views, compare, changes, about)", "directory data (sites.json, .csv, feed, sitemap, agents)", "assets and schemas"}
 	w := siteWeight{kinds: make([]kindWeight, len(names))}
 	for i, n := range names {
 		w.kinds[i].name = n
