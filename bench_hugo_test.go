@@ -60,6 +60,7 @@ func writeHugoMirror(public, src string) (hugoMirror, error) {
 	}
 	// The site pages that have a signals.json get it from their data.
 	signalsOf := map[string]string{} // page folder → data key
+	indented := false
 	err := fs.WalkDir(os.DirFS(public), ".", func(rel string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -71,6 +72,8 @@ func writeHugoMirror(public, src string) (hugoMirror, error) {
 		dir, base := filepath.ToSlash(filepath.Dir(rel)), filepath.Base(rel)
 		switch {
 		case base == "signals.json" && strings.HasPrefix(rel, "sites/"):
+			// Written indented or on one line: Hugo writes it the same way.
+			indented = indented || bytes.Contains(data, []byte("\n  "))
 			key := fmt.Sprintf("s%05d", len(signalsOf))
 			signalsOf[dir] = key
 			m.data++
@@ -157,7 +160,10 @@ notAlternative = true
 		return m, err
 	}
 	// The signals.json template, for every layout name.
-	signals := []byte("{{ index site.Data.signals .Params.signals | jsonify (dict \"indent\" \"  \") }}\n")
+	signals := []byte("{{ index site.Data.signals .Params.signals | jsonify }}\n")
+	if indented {
+		signals = []byte("{{ index site.Data.signals .Params.signals | jsonify (dict \"indent\" \"  \") }}\n")
+	}
 	for _, name := range layouts {
 		if err := write("layouts/_default/"+name+".signals.json", signals); err != nil {
 			return m, err

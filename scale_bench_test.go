@@ -19,6 +19,7 @@ import (
 	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
+	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -38,7 +39,7 @@ import (
 //     file (bench_hugo_test.go), and against the I/O floor: reading the
 //     evidence (gunzip of every WARC) and writing the site (a copy of
 //     public/). Then the build's peak RSS and public/'s bytes per site, by
-//     kind of file.
+//     kind of file (render.Weights).
 //  3. `build` of BENCH_HISTORY (400) sites with 8 earlier batches against
 //     the newest batch alone, both warm (derived files current); the nine
 //     batches are nine crawls of a web that changes between them (a
@@ -430,12 +431,15 @@ func coldBuild(b *testing.B, bin, dir, toml, batches string, runs int) {
 	fmt.Printf("%-62s %8d MB %10s %8s   %.0f KB a site; 10,000 sites: make bench-render (the render alone) or BENCH_HOSTS=10000\n",
 		fmt.Sprintf("build, cold, %d sites: peak RSS", n), a.rss>>20, "", "", float64(a.rss)/float64(n)/1024)
 	b.ReportMetric(float64(a.rss>>20), "cold-build-peak-RSS-MB")
-	weights := publicWeight(b, out)
-	fmt.Printf("%-62s %8.1f KB %10s %8s   %.1f MB in all\n", fmt.Sprintf("public/ per site (%d sites)", n), float64(weights.total)/float64(n)/1000, "", "", float64(weights.total)/1e6)
-	for _, k := range weights.kinds {
-		fmt.Printf("%-62s %8.1f KB %10s %8s   %d files, %.1f MB\n", "  "+k.name, float64(k.bytes)/float64(n)/1000, "", "", k.files, float64(k.bytes)/1e6)
+	// Page weight by kind of file, as the render package adds it up.
+	weights, err := render.Weights(out)
+	if err != nil {
+		b.Fatal(err)
 	}
-	b.ReportMetric(float64(weights.total)/float64(n)/1000, "public-KB/site")
+	perSite := render.PerSite(weights, n)
+	fmt.Printf("%-62s %8.1f KB %10s %8s   by kind of file:\n", fmt.Sprintf("public/ per site (%d sites)", n), float64(perSite)/1000, "", "")
+	render.WriteWeights(os.Stdout, weights, n)
+	b.ReportMetric(float64(perSite)/1000, "public-KB/site")
 }
 
 // alternateAll runs the commands in turn, each after its preparation,
@@ -484,63 +488,6 @@ func countSites(b *testing.B, public string) int {
 		}
 	}
 	return n
-}
-
-// siteWeight is a built website's bytes, by kind of file.
-type siteWeight struct {
-	total int64
-	kinds []kindWeight
-}
-
-type kindWeight struct {
-	name  string
-	files int
-	bytes int64
-}
-
-// publicWeight sums a website's files by kind: a site's page, its
-// signals.json and feed; the crawler pages; the other pages (directory,
-// categories, views, comparison, changes, about); the data files of the
-// whole directory; the rest (stylesheet, script, schemas).
-func publicWeight(b *testing.B, public string) siteWeight {
-	names := []string{"site page (sites/HOST/index.html)", "signals.json", "a site's feed.xml", "crawler pages (crawlers/*/)",
-		"other pages (directory, views, compare, changes, about)", "directory data (sites.json, .csv, feed, sitemap, agents)", "assets and schemas"}
-	w := siteWeight{kinds: make([]kindWeight, len(names))}
-	for i, n := range names {
-		w.kinds[i].name = n
-	}
-	err := fs.WalkDir(os.DirFS(public), ".", func(rel string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		k := 6
-		switch base := filepath.Base(rel); {
-		case strings.HasPrefix(rel, "sites/") && base == "index.html":
-			k = 0
-		case strings.HasPrefix(rel, "sites/") && base == "signals.json":
-			k = 1
-		case strings.HasPrefix(rel, "sites/") && base == "feed.xml":
-			k = 2
-		case strings.HasPrefix(rel, "crawlers/") && base == "index.html":
-			k = 3
-		case strings.HasSuffix(base, ".html"):
-			k = 4
-		case !strings.Contains(rel, "/") && (strings.HasSuffix(base, ".json") || strings.HasSuffix(base, ".csv") || strings.HasSuffix(base, ".xml")):
-			k = 5
-		}
-		w.kinds[k].files++
-		w.kinds[k].bytes += info.Size()
-		w.total += info.Size()
-		return nil
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	return w
 }
 
 // warmHistory crawls the first n sites in nine batches a week apart, the
