@@ -41,6 +41,30 @@ func buildTo(t *testing.T, list *sites.List, batches string, opt signals.Options
 	return out
 }
 
+// streamTo builds as the build command does: each site's files written as
+// it is derived (signals.Each into render.Stream), only a brief of each
+// kept for the views across sites.
+func streamTo(t *testing.T, list *sites.List, batches string, opt signals.Options) string {
+	t.Helper()
+	opt.Content = crawlsignals.Content()
+	rd, err := render.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	st, err := rd.Stream(out, render.Input{Content: crawlsignals.Content(), Contact: list.Global.Contact}, len(list.Sites))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := signals.Each(list, batches, opt, st.Site); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // treeFiles reads every file under dir, by its path relative to dir.
 func treeFiles(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
@@ -137,6 +161,8 @@ func checkCache(t *testing.T, list *sites.List, batches string) {
 	t.Logf("%d derived files kept", kept)
 	warm := buildTo(t, list, batches, signals.Options{Workers: 8, Code: "test-1"})
 	sameTree(t, "cold (1 worker) vs warm (8 workers)", cold, warm)
+	streamed := streamTo(t, list, batches, signals.Options{Workers: 8, Code: "test-1"})
+	sameTree(t, "every site held vs each written as it is derived", cold, streamed)
 
 	if err := signals.RemoveDerived(batches); err != nil {
 		t.Fatal(err)

@@ -108,6 +108,18 @@ type crawlerGroup struct {
 
 // crawlerPages builds the list of crawlers and one page per crawler.
 func crawlerPages(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView, []crawlerView) {
+	list, pageOf := crawlerList(idx, sorted)
+	var pages []crawlerView
+	for _, a := range idx.Agents {
+		pages = append(pages, pageOf(a))
+	}
+	return list, pages
+}
+
+// crawlerList builds the list of crawlers, and returns what builds each
+// crawler's page: a build makes each page when it writes it, since every
+// page lists every site.
+func crawlerList(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView, func(signals.AgentIndex) crawlerView) {
 	byHost := map[string]*signals.Site{}
 	for _, s := range sorted {
 		byHost[s.Host] = s
@@ -127,22 +139,8 @@ func crawlerPages(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView
 		Description: "What the reviewed sites' robots.txt say to each crawler: which allow it, which disallow it, which we could not read."},
 		Total: len(sorted)}
 	groupOf := map[string]int{}
-	var pages []crawlerView
 	for _, a := range idx.Agents {
 		label := agentCategoryLabel(a.Category)
-		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
-			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
-			Agent: a, CategoryLabel: label, Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
-			Total: a.Total()}
-		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
-		for _, b := range a.Batches {
-			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: len(b.Disallowed), Allowed: len(b.Allowed), Unknown: len(b.Unknown)}
-			tp.Pct = percent(tp.Disallowed, tp.Disallowed+tp.Allowed) // of those read: an unknown is neither
-			v.Trend = append(v.Trend, tp)
-		}
-		v.Chart = trendChart(a.Agent, v.Trend)
-		pages = append(pages, v)
-
 		i, ok := groupOf[a.Category]
 		if !ok {
 			i = len(list.Groups)
@@ -152,7 +150,20 @@ func crawlerPages(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView
 		list.Groups[i].Rows = append(list.Groups[i].Rows, crawlerRow{Slug: crawlerSlug(a.Agent), Token: a.Agent, Operator: a.Operator,
 			Purpose: a.Purpose, Label: label, Disallowed: len(a.Disallowed), Allowed: len(a.Allowed), Unknown: len(a.Unknown)})
 	}
-	return list, pages
+	return list, func(a signals.AgentIndex) crawlerView {
+		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
+			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
+			Agent: a, CategoryLabel: agentCategoryLabel(a.Category), Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
+			Total: a.Total()}
+		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
+		for _, b := range a.Batches {
+			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: len(b.Disallowed), Allowed: len(b.Allowed), Unknown: len(b.Unknown)}
+			tp.Pct = percent(tp.Disallowed, tp.Disallowed+tp.Allowed) // of those read: an unknown is neither
+			v.Trend = append(v.Trend, tp)
+		}
+		v.Chart = trendChart(a.Agent, v.Trend)
+		return v
+	}
 }
 
 // sharesByCategory counts a crawler's verdicts per category of site, in

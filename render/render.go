@@ -10,10 +10,13 @@
 package render
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -26,7 +29,6 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
-	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/templates"
 )
 
@@ -98,48 +100,29 @@ type Input struct {
 // it points and swapped in there, so the link is kept and its target is
 // what gets the new site.
 func (r *Renderer) Build(out string, in Input) error {
-	out = filepath.Clean(out)
-	if fi, err := os.Lstat(out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-		target, err := filepath.EvalSymlinks(out)
-		if err != nil {
-			return fmt.Errorf("output folder %s is a symbolic link that cannot be followed: %w", out, err)
-		}
-		out = target
-	}
-	tmp := out + ".new"
-	if err := os.RemoveAll(tmp); err != nil {
-		return err
-	}
-	base, err := baseURL(in.BaseURL)
+	st, err := r.Stream(out, in, len(in.Sites))
 	if err != nil {
 		return err
 	}
-	if err := r.write(writer{dir: tmp, buffers: &r.buffers, base: base}, in); err != nil {
-		os.RemoveAll(tmp)
-		return err
+	// The sites are all in memory already: keeping them whole costs
+	// nothing, and a test compares this with a stream that keeps a brief.
+	st.whole = true
+	// Each site's files are a job of their own, so site pages render on
+	// every worker; the views across sites follow in Close.
+	jobs := make([]func() error, len(in.Sites))
+	for i, s := range in.Sites {
+		jobs[i] = func() error { return st.Site(i, s) }
 	}
-	old := out + ".old"
-	os.RemoveAll(old)
-	if err := os.Rename(out, old); err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	if err := os.Rename(tmp, out); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
+	runJobs(in.Workers, jobs) // Close reports the first error in list order
+	return st.Close()
 }
 
-func (r *Renderer) write(w writer, in Input) error {
+// views writes everything but the sites' own files: the directory and its
+// views, the pages and files across sites, the content pages, the feeds
+// and the sitemap, from kept (what Stream kept of each site: brief).
+func (r *Renderer) views(w writer, in Input, kept []*signals.Site) error {
 	base := w.base
-	if in.Contact == "" {
-		in.Contact = sites.DefaultContact
-	}
-	for _, s := range in.Sites {
-		if !safeSegment(s.Host) || !safeSegment(s.Category) {
-			return fmt.Errorf("site %q: host %q or category %q cannot be a folder name", s.Name, s.Host, s.Category)
-		}
-	}
-	sorted := byName(in.Sites)
+	sorted := byName(kept)
 
 	// Every file is a job of its own, run on the workers in any order:
 	// the views across sites list every site, and written one after the
@@ -158,7 +141,7 @@ func (r *Renderer) write(w writer, in Input) error {
 	}
 	jobs = append(jobs,
 		func() error { return w.file("robots.txt", ownRobots(base)) },
-		func() error { return w.compactJSON("sites.json", signals.NewIndex(in.Sites)) },
+		func() error { return w.compactJSON("sites.json", signals.NewIndex(kept)) },
 		func() error {
 			csv, err := directoryCSV(base, sorted)
 			if err != nil {
@@ -177,8 +160,8 @@ func (r *Renderer) write(w writer, in Input) error {
 		rel := "schema/" + sc.name + ".schema.json"
 		jobs = append(jobs, func() error { return w.json(rel, signals.Schema(sc.v, abs(base, rel), sc.title)) })
 	}
-	generated := signals.Generated(in.Sites)
-	agents := signals.NewAgentsIndex(in.Sites, generated)
+	generated := signals.Generated(kept)
+	agents := signals.NewAgentsIndex(kept, generated)
 	// Compact: it lists every site for every crawler and batch, so it grows
 	// as sites × crawlers × batches, and indentation would double it.
 	jobs = append(jobs, func() error { return w.compactJSON("agents.json", agents) })
@@ -195,9 +178,6 @@ func (r *Renderer) write(w writer, in Input) error {
 	jobs = append(jobs,
 		func() error { return r.contentPages(w, in.Content, in.Contact, base) },
 		func() error { return r.feedsAndSitemap(w, base, sorted, dirs) })
-	for _, s := range sorted {
-		jobs = append(jobs, func() error { return r.siteFiles(w, in, base, s) })
-	}
 	return runJobs(in.Workers, jobs)
 }
 
@@ -234,11 +214,12 @@ func runJobs(workers int, jobs []func() error) error {
 // acrossSites returns the jobs that write the views across sites: the
 // list of crawlers, one page per crawler, and the comparison table.
 func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*signals.Site) []func() error {
-	list, pages := crawlerPages(agents, sorted)
+	list, pageOf := crawlerList(agents, sorted)
 	jobs := []func() error{func() error { return r.page(w, "crawlers.html", "crawlers/index.html", &list) }}
-	for _, p := range pages {
+	for _, a := range agents.Agents {
 		jobs = append(jobs, func() error {
-			return r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", &p)
+			p := pageOf(a)
+			return r.page(w, "crawler.html", "crawlers/"+crawlerSlug(a.Agent)+"/index.html", &p)
 		})
 	}
 	cmp := comparePage(sorted)
@@ -375,12 +356,35 @@ func (r *Renderer) page(w writer, tmpl, rel string, data pager) error {
 	if rel != "404.html" && w.base != nil { // the 404 page is served at any address
 		data.pageData().Canonical = abs(w.base, strings.TrimSuffix(rel, "index.html"))
 	}
-	b := r.buffers.Get().(*bytes.Buffer)
-	defer func() { b.Reset(); r.buffers.Put(b) }()
-	if err := r.pages[tmpl].ExecuteTemplate(b, "layout", data); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
+	// Written to its file as it renders: the directory's pages list every
+	// site (megabytes at 10,000 sites), and held whole before writing, the
+	// buffers they grew in were most of a build's memory.
+	return w.stream(rel, func(out io.Writer) error {
+		if err := r.pages[tmpl].ExecuteTemplate(out, "layout", data); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		return nil
+	})
+}
+
+// stream writes the file rel with what write writes to it, through a
+// buffer of its own size. A failed write leaves a file cut short in the
+// new folder, which the failed build then removes.
+func (w writer) stream(rel string, write func(io.Writer) error) error {
+	p := filepath.Join(w.dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
 	}
-	return w.file(rel, b.Bytes())
+	f, err := os.Create(p)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriterSize(f, 64<<10)
+	err = write(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
+	return errors.Join(err, f.Close())
 }
 
 // writer writes files under dir. It keeps no state of its own, so workers

@@ -175,29 +175,40 @@ func directorySites() []*signals.Site {
 // every section filled, names spread over the alphabet (Norwegian letters
 // included), categories mixed.
 func manySites(n int) []*signals.Site {
-	cats := []string{"public-sector", "news", "reference", "legal", "education", "transport", "marketplace", "shop", "bank", "telecom", "technology", "other"}
-	first := []string{"Aker", "Bergen", "Dal", "Eid", "Fjord", "Grønn", "Hav", "Is", "Kyst", "Li", "Mo", "Nord", "Os", "Sør", "Tind", "Vik", "Ærø", "Øy", "Ås"}
-	// Every agent of the real list, as a real page has them.
+	agents := manyAgents()
+	out := make([]*signals.Site, n)
+	for i := range out {
+		out[i] = manySite(i, agents)
+	}
+	return out
+}
+
+// manyAgents are every agent of the real list, as a real page has them.
+func manyAgents() []signals.Agent {
 	var agents []signals.Agent
 	for i, a := range robots.Agents() {
 		agents = append(agents, signals.Agent{Agent: a.Token, ParserToken: a.ParserToken(), Note: a.Note, Operator: a.Operator,
 			Purpose: a.Purpose, Category: a.Category, Group: "star", RootAllowed: ptr(i%3 != 0), Line: 4 + i%5})
 	}
-	out := make([]*signals.Site, n)
-	for i := range out {
-		s := fullSite()
-		s.Robots.Agents = agents
-		s.Host = fmt.Sprintf("site%05d.test", i)
-		s.Name = fmt.Sprintf("%s %s %d", first[i%len(first)], first[(i/len(first))%len(first)], i)
-		s.URL = "https://" + s.Host + "/"
-		s.Category = cats[i%len(cats)]
-		s.Hosts = []string{s.Host}
-		s.OtherRobots = nil
-		s.OpenByDesign.Verdict = ptr(i%7 == 0)
-		if i%13 == 0 {
-			s.NotRead = nil
-		}
-		out[i] = s
+	return agents
+}
+
+// manySite is site i of manySites, made on its own (a benchmark streams
+// them without holding every one).
+func manySite(i int, agents []signals.Agent) *signals.Site {
+	cats := []string{"public-sector", "news", "reference", "legal", "education", "transport", "marketplace", "shop", "bank", "telecom", "technology", "other"}
+	first := []string{"Aker", "Bergen", "Dal", "Eid", "Fjord", "Grønn", "Hav", "Is", "Kyst", "Li", "Mo", "Nord", "Os", "Sør", "Tind", "Vik", "Ærø", "Øy", "Ås"}
+	s := fullSite()
+	s.Robots.Agents = agents
+	s.Host = fmt.Sprintf("site%05d.test", i)
+	s.Name = fmt.Sprintf("%s %s %d", first[i%len(first)], first[(i/len(first))%len(first)], i)
+	s.URL = "https://" + s.Host + "/"
+	s.Category = cats[i%len(cats)]
+	s.Hosts = []string{s.Host}
+	s.OtherRobots = nil
+	s.OpenByDesign.Verdict = ptr(i%7 == 0)
+	if i%13 == 0 {
+		s.NotRead = nil
 	}
-	return out
+	return s
 }

@@ -58,10 +58,10 @@ func viewPages(sorted []*signals.Site, all directory) ([]filterGroup, []director
 	}
 	for _, v := range views(newest) {
 		d := directory{Heading: v.heading, Filter: v.path, Generated: all.Generated, AllSites: all.AllSites, Categories: all.Categories}
-		for _, s := range sorted {
+		for i, s := range sorted {
 			if v.match(s) {
 				d.Counts.add(s)
-				d.Rows = append(d.Rows, rowOf(s))
+				d.Rows = append(d.Rows, all.Rows[i]) // all's rows are the sorted sites', in order
 			}
 		}
 		if len(d.Rows) == 0 {

@@ -67,6 +67,31 @@ type builder struct {
 // batch under batchesDir that holds it. A site never crawled still gets an
 // entry that says so.
 func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
+	out := make([]*Site, len(list.Sites))
+	started, err := each(list, batchesDir, opt, func(i int, s *Site) error {
+		out[i] = s
+		return nil
+	})
+	if !started {
+		return nil, err
+	}
+	return out, err
+}
+
+// Each is Build for a build that keeps no site whole: it hands each site's
+// findings to fn as soon as they are derived, on the worker that derived
+// them (so fn runs on several sites at once, in any order; i is the site's
+// place in the list), and keeps nothing itself. A 10,000-site build writes
+// each site's files in fn and holds only what the views across sites read.
+// The error joins, in list order, each site's evidence problems and what fn
+// returned for it.
+func Each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Site) error) error {
+	_, err := each(list, batchesDir, opt, fn)
+	return err
+}
+
+// each is Each, saying also whether it got as far as deriving sites.
+func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Site) error) (started bool, err error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
@@ -75,7 +100,7 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 	}
 	batches, err := evidence.Batches(batchesDir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return false, err
 	}
 	b := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, batches: batches,
 		holds: map[string]map[string]bool{}, kinds: map[string]string{}, agents: knownAgents()}
@@ -98,14 +123,14 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 		}
 	}
 	n := len(list.Sites)
-	out := make([]*Site, n)
 	errs := make([]error, n)
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	// Each site is derived on its own, into its own slot: the result and
-	// the order of the errors do not depend on how many run at once.
+	// Each site is derived on its own, and handed on with its own slot:
+	// the result and the order of the errors do not depend on how many
+	// run at once.
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(workers, max(n, 1)) {
@@ -117,12 +142,12 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 				}
 				cur, cerr := LoadCuration(opt.Content, list.Sites[i].Host)
 				s, err := b.site(&list.Sites[i], cur)
-				out[i], errs[i] = s, errors.Join(cerr, err)
+				errs[i] = errors.Join(cerr, err, fn(i, s))
 			}
 		})
 	}
 	wg.Wait()
-	return out, errors.Join(append(listErrs, errs...)...)
+	return true, errors.Join(append(listErrs, errs...)...)
 }
 
 // site derives a site's findings from its newest batch, and its history

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/render"
@@ -54,11 +56,38 @@ func build(ctx context.Context, e *env, list *sites.List, batches string, conten
 	return err
 }
 
-// buildSites is build, returning the findings it rendered.
+// buildSites is build, returning what the views across sites read of each
+// site (render.Stream keeps no more). Each site's files are written as soon
+// as its findings are derived, so memory follows the sites in progress and
+// that brief, not the length of the list.
 func buildSites(ctx context.Context, e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) ([]*signals.Site, error) {
-	all, err := signals.Build(list, batches, buildOptions(e, content))
+	r, err := render.New()
+	if err != nil {
+		return nil, err
+	}
+	st, err := r.Stream(out, render.Input{Content: content, Contact: list.Global.Contact, BaseURL: baseURL}, len(list.Sites))
+	if err != nil {
+		return nil, err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(render.MemoryLimitFor(len(list.Sites))))
+	}
+	var read, gaps, open atomic.Int64
+	err = signals.Each(list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {
+		if s == nil || ctx.Err() != nil {
+			return nil // Close says which site is missing; an interrupt is said below
+		}
+		read.Add(int64(s.Documents()))
+		gaps.Add(int64(len(s.NotRead)))
+		if s.OpenByDesign.IsOpen() {
+			open.Add(1)
+		}
+		st.Site(i, s) // a site that cannot be written fails Close
+		return nil
+	})
 	if ctx.Err() != nil {
 		// Stopped (SIGINT, SIGTERM): the previous site stays as it was.
+		st.Abort()
 		return nil, fmt.Errorf("build interrupted before writing %s: %w", out, ctx.Err())
 	}
 	if err != nil {
@@ -66,26 +95,15 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 		// could be read; the build reports the damage and fails.
 		fmt.Fprintf(e.stderr, "evidence problems:\n%v\n", err)
 	}
-	r, rerr := render.New()
-	if rerr != nil {
+	if rerr := st.Close(); rerr != nil {
 		return nil, rerr
 	}
-	if rerr := r.Build(out, render.Input{Sites: all, Content: content, Contact: list.Global.Contact, BaseURL: baseURL}); rerr != nil {
-		return nil, rerr
-	}
-	read, gaps, open := 0, 0, 0
-	for _, s := range all {
-		read += s.Documents()
-		gaps += len(s.NotRead)
-		if s.OpenByDesign.IsOpen() {
-			open++
-		}
-	}
-	fmt.Fprintf(e.stdout, "built %s: %d sites, %d documents read, %d not read, %d open by design\n", out, len(all), read, gaps, open)
+	kept := st.Sites()
+	fmt.Fprintf(e.stdout, "built %s: %d sites, %d documents read, %d not read, %d open by design\n", out, len(kept), read.Load(), gaps.Load(), open.Load())
 	if err != nil {
-		return all, fmt.Errorf("some evidence could not be read (see above)")
+		return kept, fmt.Errorf("some evidence could not be read (see above)")
 	}
-	return all, nil
+	return kept, nil
 }
 
 // buildOptions reads PDFs in a child process of this very binary, so a
