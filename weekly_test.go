@@ -401,3 +401,96 @@ func TestWorkflowStepsRunHere(t *testing.T) {
 		t.Fatalf("found only %d run: steps in the workflow", steps)
 	}
 }
+
+// A week whose batch was kept but whose publish job then failed (so its
+// history records were never saved to the cache) is folded into the next
+// week's history: the store's listing names it, the record restored from
+// the cache does not, so the next build fetches it and extends the record
+// by both weeks; nothing is dropped. And the batch folded before is not
+// fetched again, only its manifests (issue 26, item 4).
+func TestWeeklyFailedPublishIsFoldedNext(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	mustWeekly(t, dir, "week")
+	before, err := os.ReadFile(filepath.Join(dir, "public", "sites.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out := weekly(t, []string{"WEEKLY_FAIL_AFTER_KEEP=1"}, dir, "week")
+	if code == 0 {
+		t.Fatalf("a publish job that stopped after keep exited 0:\n%s", out)
+	}
+	week2 := weekBatch(t, out)
+	if b := storeBatches(t, dir); len(b) != 2 || b[1] != week2 {
+		t.Fatalf("store batches = %q, want week 2's kept", b)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "public", "sites.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Fatal("the failed week published a site")
+	}
+	var rec struct {
+		Content struct {
+			Key struct{ Count int }
+		}
+	}
+	readJSONFile(t, filepath.Join(dir, "cache", ".derived", "avis.test.history.json"), &rec)
+	if rec.Content.Key.Count != 1 {
+		t.Fatalf("the cache after the failed week holds a record of %d batches, want week 1's", rec.Content.Key.Count)
+	}
+
+	out = mustWeekly(t, dir, "week")
+	week3 := weekBatch(t, out)
+	batches := storeBatches(t, dir)
+	if len(batches) != 3 {
+		t.Fatalf("store batches = %q", batches)
+	}
+	week1 := batches[0]
+	if got := publishedBatch(t, dir, "avis.test"); got != week3 {
+		t.Errorf("avis.test is published from %s, want week 3's %s", got, week3)
+	}
+	// Week 2 is where CCBot was refused (stage 2 of the fixture web): the
+	// change is between weeks 1 and 2, so a history that skipped week 2
+	// shows none.
+	var s struct {
+		Changes []struct{ Batch, Previous string }
+	}
+	readJSONFile(t, filepath.Join(dir, "public", "sites", "avis.test", "signals.json"), &s)
+	if len(s.Changes) != 1 || s.Changes[0].Batch != week2 || s.Changes[0].Previous != week1 {
+		t.Errorf("avis.test's changes after week 3 = %+v, want one, from %s to %s", s.Changes, week1, week2)
+	}
+	changes, err := os.ReadFile(filepath.Join(dir, "public", "changes", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(changes), "CCBot") {
+		t.Errorf("changes/ does not show week 2's change:\n%.2000s", changes)
+	}
+	readJSONFile(t, filepath.Join(dir, "cache", ".derived", "avis.test.history.json"), &rec)
+	if rec.Content.Key.Count != 3 {
+		t.Errorf("the record after week 3 folded %d batches, want 3", rec.Content.Key.Count)
+	}
+	// What week 3's publish job fetched: weeks 2 and 3 whole, and of week
+	// 1 (folded in the record) only the manifests whose key the build checks.
+	needs, err := os.ReadFile(filepath.Join(dir, "run", "publish", "needs.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Fields(string(needs)) {
+		if line == week1 {
+			t.Errorf("week 3's publish job fetched week 1 whole, which the record had folded:\n%s", needs)
+		}
+	}
+	for _, want := range []string{week2, week3, week1 + "/avis.test.json"} {
+		if !slices.Contains(strings.Fields(string(needs)), want) {
+			t.Errorf("week 3's publish job did not fetch %s:\n%s", want, needs)
+		}
+	}
+	store := filepath.Join(dir, "run", "publish", "evidence-store", "batches")
+	if warcs, _ := filepath.Glob(filepath.Join(store, week1, "*.warc.gz")); len(warcs) != 0 {
+		t.Errorf("week 3's publish job fetched week 1's WARCs: %q", warcs)
+	}
+	onlyAdded(t, dir)
+}

@@ -29,7 +29,9 @@
 # (the reviewed list, default testdata/demo/sites.toml), SHARDS (default 2),
 # EVIDENCE_URL (default file://DIR/store), BASE_URL. For the fault tests:
 # WEEKLY_KILL_SHARD=i kills shard i's crawl (SIGKILL) once it has begun a
-# site's WARC, as a runner that dies mid-crawl.
+# site's WARC, as a runner that dies mid-crawl; WEEKLY_FAIL_AFTER_KEEP=1
+# ends the publish job right after the keep step, as a job that fails
+# there (nothing published, no cache saved).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -229,14 +231,19 @@ publish() {
   d=$(job publish)
   cd "$d"
   .github/evidence-store.sh open evidence-store manifests
-  fetched=$(du -sb evidence-store/.git/objects 2>/dev/null | cut -f1 || echo 0)
   mkdir -p new-evidence
   cp -a "$run/artifacts/." new-evidence/
   shopt -s nullglob
+  .github/evidence-store.sh artifacts evidence-store new-evidence/*
+  # Bytes fetched: the objects git holds before keep adds the new batch's
+  # (written here, not fetched), and what fetch adds below.
+  fetched=$(du -sb evidence-store/.git/objects 2>/dev/null | cut -f1 || echo 0)
   ./crawlsignals evidence merge -batches evidence-store/batches -new new-batches.txt new-evidence/* || merge=$?
   shopt -u nullglob
   ./crawlsignals evidence verify -batches evidence-store/batches -from new-batches.txt
   .github/evidence-store.sh keep evidence-store "$(tr '\n' ' ' < new-batches.txt)"
+  # A job that dies once the batch is kept: its cache is never saved.
+  [ -z "${WEEKLY_FAIL_AFTER_KEEP:-}" ] || { echo "::error::the publish job stopped after keeping the evidence (WEEKLY_FAIL_AFTER_KEEP)"; exit 1; }
   # What this run added to the store: the new batches' evidence, before
   # the derived cache joins them.
   added=$(cd evidence-store/batches && du -scb --exclude=.derived $(cat ../../new-batches.txt) | tail -n 1 | cut -f1)

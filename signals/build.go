@@ -58,7 +58,8 @@ type builder struct {
 	code       string
 	batchesDir string
 	batches    []string
-	holds      map[string]map[string]bool // batch → sites with a manifest in it
+	holds      map[string]map[string]bool // batch → sites with a manifest in it (or in the store's listing)
+	listed     bool                       // the store's listing is here (listing.go)
 	kinds      map[string]string          // batch → kind of its batch.json ("crawl", "recheck")
 	agents     map[string]robots.Agent    // the agents list by token, for derived files
 }
@@ -98,29 +99,13 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 	if opt.PDF == nil {
 		opt.PDF = func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }
 	}
-	batches, err := evidence.Batches(batchesDir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, err
-	}
-	b := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, batches: batches,
-		holds: map[string]map[string]bool{}, kinds: map[string]string{}, agents: knownAgents()}
+	b := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, agents: knownAgents()}
 	if b.code == "" {
 		b.code = CodeVersion()
 	}
-	var listErrs []error // a batch that cannot be listed holds no site, and fails the build
-	for _, name := range batches {
-		dir := filepath.Join(batchesDir, name)
-		held, err := evidence.Sites(dir)
-		if err != nil {
-			listErrs = append(listErrs, err)
-		}
-		b.holds[name] = map[string]bool{}
-		for _, h := range held {
-			b.holds[name][h] = true
-		}
-		if rec, err := evidence.ReadBatchStart(dir, ""); err == nil {
-			b.kinds[name] = rec.Kind
-		}
+	listErr, err := b.scan() // a batch that cannot be listed holds no site, and fails the build
+	if err != nil {
+		return false, err
 	}
 	n := len(list.Sites)
 	errs := make([]error, n)
@@ -147,7 +132,7 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 		})
 	}
 	wg.Wait()
-	return true, errors.Join(append(listErrs, errs...)...)
+	return true, errors.Join(append([]error{listErr}, errs...)...)
 }
 
 // site derives a site's findings from its newest batch, and its history

@@ -7,11 +7,13 @@ import (
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
-// runEvidenceNeeds is "crawlsignals evidence needs": the batches whose
-// whole evidence a build (and verify) must find on disk, one a line, given
-// the manifests and derived files under -batches. The publish job opens
-// the store with every manifest only, restores the history records, and
-// fetches just these (README, "Running it weekly").
+// runEvidenceNeeds is "crawlsignals evidence needs": what of the evidence
+// a build (and verify) must find on disk, one a line: BATCH for a batch
+// needed whole, BATCH/SITE.json for one manifest, given the store's
+// listing (batches/.listing), the manifests and the derived files under
+// -batches. The publish job opens the store with its listing only,
+// restores the history records, and fetches just these (README, "Running
+// it weekly").
 func runEvidenceNeeds(e *env, args []string) error {
 	f := flags(e, "evidence needs", "[-sites sites.toml] [-batches batches] [-content content]")
 	sitesPath := f.String("sites", "sites.toml", "the reviewed list")
