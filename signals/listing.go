@@ -50,6 +50,7 @@ func (bd *builder) scan() (listErr, err error) {
 	}
 	listed, err := readListing(filepath.Join(bd.batchesDir, ListingFile))
 	if err != nil {
+		bd.batches = batches
 		return errors.Join(append(errs, err)...), nil
 	}
 	bd.listed = listed != nil
