@@ -493,4 +493,18 @@ func TestWeeklyFailedPublishIsFoldedNext(t *testing.T) {
 		t.Errorf("week 3's publish job fetched week 1's WARCs: %q", warcs)
 	}
 	onlyAdded(t, dir)
+
+	// The record extended by two weeks gives the site a cold build of the
+	// whole store gives, file for file.
+	whole := filepath.Join(dir, "whole")
+	if out, err := exec.Command("git", "clone", "--quiet", filepath.Join(dir, "store"), whole).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	cold := filepath.Join(dir, "cold")
+	build := exec.Command(binary(t), "build", "-sites", weeklyList, "-batches", filepath.Join(whole, "batches"),
+		"-content", "content", "-out", cold, "-base-url", "http://127.0.0.1:8080/")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("cold build: %v\n%s", err, out)
+	}
+	sameTree(t, "week 3's site against a cold build of the store", cold, filepath.Join(dir, "public"))
 }
