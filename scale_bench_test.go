@@ -70,6 +70,9 @@ func BenchmarkScale(b *testing.B) {
 		}
 		fmt.Printf("scale benchmark: %d CPUs (GOMAXPROCS %d), load average at the start %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), loadavg())
 		fmt.Printf("pages: %s\n", pages.from)
+		if gnuTime() == "" {
+			fmt.Println("peak RSS: GNU time is not installed (apt-get install time), so each peak is at least this test process's own: an upper bound")
+		}
 		fmt.Printf("%-62s %10s %10s %8s\n", "what", "ours", "against", "ratio")
 
 		batches := filepath.Join(dir, "batches")
@@ -155,6 +158,20 @@ type procRun struct {
 	rss        int64         // bytes
 }
 
+// gnuTime is GNU time's path, or "" where it is not installed (Debian:
+// apt-get install time). A command's peak RSS is read from it: the kernel
+// counts into a child's peak the peak of the process it was started from
+// (Go starts a child with vfork, and exec records the memory it leaves),
+// so the rusage of a command started from this test process is at least
+// this process's own peak, and after a crawl served from here that is
+// hundreds of MB. time forks the command from itself, small.
+func gnuTime() string {
+	if p, err := exec.LookPath("/usr/bin/time"); err == nil {
+		return p
+	}
+	return ""
+}
+
 // runBin runs a command to the end; its output goes to logFile.
 func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 	b.Helper()
@@ -164,6 +181,10 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 	}
 	defer out.Close()
 	cmd := exec.Command(name, args...)
+	rssFile := logFile + ".rss"
+	if gnuTime() != "" {
+		cmd = exec.Command(gnuTime(), append([]string{"-f", "%M", "-o", rssFile, name}, args...)...)
+	}
 	cmd.Stdout, cmd.Stderr = out, out
 	start := time.Now()
 	err = cmd.Run()
@@ -175,6 +196,15 @@ func runBin(b *testing.B, logFile string, name string, args ...string) procRun {
 	r.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		r.rss = ru.Maxrss << 10
+	}
+	if data, err := os.ReadFile(rssFile); err == nil {
+		// time's last line is the peak in KB (a line before it says how
+		// the command exited, when it failed).
+		lines := strings.Fields(string(data))
+		if kb, err := strconv.ParseInt(lines[len(lines)-1], 10, 64); err == nil {
+			r.rss = kb << 10
+		}
+		os.Remove(rssFile)
 	}
 	if err != nil {
 		tail, _ := os.ReadFile(logFile)
