@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -507,4 +508,141 @@ func TestWeeklyFailedPublishIsFoldedNext(t *testing.T) {
 		t.Fatalf("cold build: %v\n%s", err, out)
 	}
 	sameTree(t, "week 3's site against a cold build of the store", cold, filepath.Join(dir, "public"))
+}
+
+var treesFetched = regexp.MustCompile(`(\d+) batches listed \((\d+) trees fetched`)
+
+// The publish job's fetch stays flat (issue 26, item 4): each batch's tree
+// is fetched from the store once and read from the tree cache after that;
+// a cache entry that does not make the tree the store names is fetched
+// again, and the site is the same.
+func TestWeeklyTreeCache(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for range 3 {
+		mustWeekly(t, dir, "week")
+	}
+	out := mustWeekly(t, dir, "week")
+	m := treesFetched.FindStringSubmatch(out)
+	if m == nil || m[1] != "3" || m[2] != "1" {
+		t.Fatalf("week 4's publish job listed %v (want 3 batches, 1 tree fetched: week 3's):\n%s", m, out)
+	}
+	cost := readCost(t, dir)
+	// Weeks 2–4 fetch the same things: one batch tree, the manifests the
+	// records folded last, and the store's commit, root and batches/ trees
+	// (one line more each week). Had every batch's tree been fetched, week
+	// 4 would fetch two batch trees more than week 2 (about 400 bytes
+	// each on five sites).
+	if grew := cost[3] - cost[1]; grew < 0 || grew > 200 {
+		t.Errorf("fetched by the publish job in weeks 2–4: %v bytes; week 4 fetched %d more than week 2", cost[1:], grew)
+	}
+
+	// Damage each cached tree listing: the next open fetches them all
+	// again (the cache holds the batches before week 4's, which the next
+	// open lists for the first time).
+	entries, err := os.ReadDir(filepath.Join(dir, "trees"))
+	if err != nil || len(entries) != 3 {
+		t.Fatalf("the tree cache holds %d entries (%v), want one per batch before the newest", len(entries), err)
+	}
+	for _, e := range entries {
+		p := filepath.Join(dir, "trees", e.Name())
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, bytes.Replace(data, []byte("avis.test.json"), []byte("avis.tesu.json"), 1), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "public", "sites", "avis.test", "signals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = mustWeekly(t, dir, "publish") // week 4 again: nothing new to keep
+	if m := treesFetched.FindStringSubmatch(out); m == nil || m[2] != "4" {
+		t.Fatalf("with every cached tree damaged the open fetched %v trees, want 4:\n%s", m, out)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "public", "sites", "avis.test", "signals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Error("a damaged tree cache changed avis.test's page")
+	}
+	listing, err := os.ReadFile(filepath.Join(dir, "run", "publish", "evidence-store", "batches", ".listing"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(listing, []byte("avis.tesu")) {
+		t.Error("the listing holds a name from the damaged cache")
+	}
+}
+
+// readCost is the bytes the publish job fetched, per run (DIR/cost.tsv).
+func readCost(t *testing.T, dir string) []int {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "cost.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		f := strings.Split(line, "\t")
+		n, err := strconv.Atoi(f[2])
+		if err != nil {
+			t.Fatalf("cost.tsv: %q: %v", line, err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// keep refuses a file the store holds with other bytes, without the
+// merge in front of it: the store's own guard, in a store opened in part.
+func TestEvidenceStoreKeepRefusesAChange(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	out := mustWeekly(t, dir, "week")
+	batch := weekBatch(t, out)
+	commits := storeGit(t, dir, "rev-list", "main")
+	work := t.TempDir()
+	store := func(args ...string) (string, error) {
+		cmd := exec.Command("bash", append([]string{".github/evidence-store.sh"}, args...)...)
+		cmd.Env = append(os.Environ(), "EVIDENCE_URL=file://"+filepath.Join(dir, "store"), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		b, err := cmd.CombinedOutput()
+		return string(b), err
+	}
+	es := filepath.Join(work, "es")
+	if out, err := store("open", es, "manifests", filepath.Join(work, "trees")); err != nil {
+		t.Fatalf("open: %v\n%s", err, out)
+	}
+	needs := filepath.Join(work, "needs.txt")
+	os.WriteFile(needs, []byte(batch+"/avis.test.json\n"), 0o644)
+	if out, err := store("fetch", es, needs); err != nil {
+		t.Fatalf("fetch: %v\n%s", err, out)
+	}
+	manifest := filepath.Join(es, "batches", batch, "avis.test.json")
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(manifest, append(data, ' '), 0o644)
+	os.WriteFile(filepath.Join(es, "batches", batch, "new.test.json"), []byte("{}"), 0o644)
+	out, err = store("keep", es, batch)
+	if err == nil || !strings.Contains(out, "batches/"+batch+"/avis.test.json") {
+		t.Errorf("keep of a changed file: %v, want a refusal naming it:\n%s", err, out)
+	}
+	if got := storeGit(t, dir, "rev-list", "main"); got != commits {
+		t.Error("keep made a commit although it refused a file")
+	}
+	// The same bytes again, and a file that is new: kept, nothing else.
+	os.WriteFile(manifest, data, 0o644)
+	if out, err := store("keep", es, batch); err != nil {
+		t.Fatalf("keep of a new file: %v\n%s", err, out)
+	}
+	tree := storeTree(t, dir)
+	if _, ok := tree["batches/"+batch+"/new.test.json"]; !ok {
+		t.Error("keep did not add the new file")
+	}
+	onlyAdded(t, dir)
 }

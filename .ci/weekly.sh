@@ -19,10 +19,12 @@
 #
 # DIR keeps the state between runs: DIR/store (the evidence store, a bare
 # repository), DIR/public (the published site), DIR/cache (the derived
-# cache, as the Actions cache keeps it), DIR/week (weeks run so far),
+# cache, as the Actions cache keeps it), DIR/trees (the store's batch
+# trees as the publish job listed them, another Actions cache), DIR/week
+# (weeks run so far),
 # DIR/cost.tsv (per run: week, batches, bytes the publish job fetched, the
 # store on disk, bytes of evidence added, seconds of the publish job, bytes
-# of derived cache restored).
+# of derived cache restored, bytes of tree cache restored).
 # Week k serves stage min(k, last) of the fixture web.
 #
 # Environment: BIN (the crawlsignals binary, default ./crawlsignals), SITES
@@ -227,17 +229,19 @@ recheck_job() {
 # publish: the publish job. A failing step ends it (nothing after it runs,
 # nothing is published); the merge continues on error as in the workflow.
 publish() {
-  local d merge=0 fetched stored added cached=0 started=$SECONDS
+  local d merge=0 fetched stored added cached=0 trees=0 started=$SECONDS
   d=$(job publish)
   cd "$d"
-  .github/evidence-store.sh open evidence-store manifests
+  # actions/cache, restore: the batch trees listed by earlier runs.
+  if [ -d "$dir/trees" ]; then
+    trees=$(du -sb "$dir/trees" | cut -f1)
+    cp -a "$dir/trees" evidence-trees
+  fi
+  .github/evidence-store.sh open evidence-store manifests evidence-trees
   mkdir -p new-evidence
   cp -a "$run/artifacts/." new-evidence/
   shopt -s nullglob
   .github/evidence-store.sh artifacts evidence-store new-evidence/*
-  # Bytes fetched: the objects git holds before keep adds the new batch's
-  # (written here, not fetched), and what fetch adds below.
-  fetched=$(du -sb evidence-store/.git/objects 2>/dev/null | cut -f1 || echo 0)
   ./crawlsignals evidence merge -batches evidence-store/batches -new new-batches.txt new-evidence/* || merge=$?
   shopt -u nullglob
   ./crawlsignals evidence verify -batches evidence-store/batches -from new-batches.txt
@@ -253,9 +257,11 @@ publish() {
     cp -a "$dir/cache/." evidence-store/batches/
   fi
   ./crawlsignals evidence needs -sites sites.toml -batches evidence-store/batches -content content > needs.txt
-  before=$(du -sb evidence-store/.git/objects | cut -f1)
   .github/evidence-store.sh fetch evidence-store needs.txt
-  fetched=$((fetched + $(du -sb evidence-store/.git/objects | cut -f1) - before))
+  # Bytes fetched: git keeps what it fetches in packs (the store's open
+  # sets fetch.unpackLimit), and writes what this job made (the new
+  # batch's objects, the trees rebuilt from the cache) loose.
+  fetched=$(find evidence-store/.git/objects/pack -name '*.pack' -printf '%s\n' 2>/dev/null | awk '{n += $1} END {print n + 0}')
   ./crawlsignals build -sites sites.toml -batches evidence-store/batches -content content -out public -base-url "${BASE_URL%/}/"
   ./crawlsignals verify -sites sites.toml -batches evidence-store/batches -content content
   ./crawlsignals check-site -dir public -base-url "${BASE_URL%/}/"
@@ -274,8 +280,12 @@ publish() {
   fi
   rm -rf "$dir/cache"
   mv "$dir/cache.new" "$dir/cache"
+  if [ -d evidence-trees ]; then
+    rm -rf "$dir/trees"
+    cp -a evidence-trees "$dir/trees"
+  fi
   stored=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" "$cached" >> "$dir/cost.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" "$cached" "$trees" >> "$dir/cost.tsv"
   say "published $dir/public in $((SECONDS - started)) s; the publish job fetched $fetched bytes of the store, which holds $stored bytes on disk; this run added $added bytes of evidence"
   if [ "$merge" -ne 0 ]; then
     echo "::error::an artifact was refused by the merge (its log names the file); the others were kept and published"
@@ -314,8 +324,8 @@ cost)
     tail -n 1 "$dir/cost.tsv"
   done
   echo
-  echo "week  fetched by publish  derived cache restored  store on disk  evidence added  publish job"
-  awk -F'\t' '{printf "%4d  %14.1f KB  %19.1f KB  %10.1f KB  %11.1f KB  %9d s\n", $1, $3/1000, $7/1000, $4/1000, $5/1000, $6}' "$dir/cost.tsv"
+  echo "week  fetched by publish  derived cache restored  tree cache restored  store on disk  evidence added  publish job"
+  awk -F'\t' '{printf "%4d  %14.1f KB  %19.1f KB  %16.1f KB  %10.1f KB  %11.1f KB  %9d s\n", $1, $3/1000, $7/1000, $8/1000, $4/1000, $5/1000, $6}' "$dir/cost.tsv"
   # Loose objects are not delta-compressed; a packed store is what a host keeps.
   git --git-dir "$dir/store" gc --quiet
   echo "store after git gc: $(git --git-dir "$dir/store" count-objects -v | awk '/^size-pack:/ {print $2}') KiB packed"

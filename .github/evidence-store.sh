@@ -3,31 +3,44 @@
 # only ever grows (README, "The evidence store").
 #
 #   evidence-store.sh open DIR          clone the store into DIR; batches are in DIR/batches
-#   evidence-store.sh open DIR manifests  the same, but a partial, sparse clone: the store's
-#                                       trees, listed in DIR/batches/.listing (which batches
-#                                       hold which sites), and the batch.json records; no
-#                                       manifest, WARC or text
+#   evidence-store.sh open DIR manifests TREES
+#                                       the publish job's open: no file of the store, only
+#                                       which batches hold which files, listed in
+#                                       DIR/batches/.listing, and the batch.json records.
+#                                       TREES is a folder the job keeps between runs (a
+#                                       cache): each batch's tree as listed once, so that
+#                                       only a batch not seen before is fetched; every entry
+#                                       is checked against the store's object id before use
 #   evidence-store.sh fetch DIR FILE    fetch what FILE names, one a line (crawlsignals
 #                                       evidence needs): BATCH, a batch whole, or
 #                                       BATCH/SITE.json, one manifest; into a store opened so
 #   evidence-store.sh artifacts DIR ARTIFACT...  into a store opened so, fetch the store's copy
 #                                       of each batch the artifacts hold (none for a new
 #                                       batch), so that the merge compares each file with it
-#   evidence-store.sh keep DIR "NAMES"  commit what is new under DIR/batches and push it
+#   evidence-store.sh keep DIR "NAMES"  add the files of batches NAMES under DIR/batches to
+#                                       the store (a commit) and push it
 #
 # Environment: EVIDENCE_REPO (owner/name on GitHub) and KEY (the private half
 # of a deploy key with write access to it). EVIDENCE_URL, when set, is used
 # instead of GitHub (any git URL or path), and KEY is then optional.
 #
-# Evidence is never changed or deleted: keep refuses to commit a change to a
-# file already in the store, and nothing here removes one.
+# Evidence is never changed or deleted: keep refuses to commit a file that
+# differs from one already in the store, and nothing here removes one.
+#
+# What a publish job fetches stays the same week after week: the store's
+# commit, its root and batches/ trees (one line a batch), the tree of each
+# batch it has not listed before, and the blobs it is asked for. Nothing here
+# walks every batch's tree: keep writes the new commit's trees itself (git
+# mktree) instead of through an index that would hold every file.
 set -euo pipefail
+shopt -s inherit_errexit
 
-usage() { echo "usage: $0 open DIR [manifests] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES" >&2; exit 2; }
+usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES" >&2; exit 2; }
 [ $# -ge 2 ] || usage
-cmd=$1 dir=$2
+cmd=$1 dir=$(realpath -m -- "$2")
 url=${EVIDENCE_URL:-git@github.com:${EVIDENCE_REPO:?EVIDENCE_REPO is not set}.git}
 branch=main
+batch_name='^[0-9]{8}T[0-9]{6}Z$'
 
 if [ -n "${KEY:-}" ]; then
   install -d -m 700 "$HOME/.ssh"
@@ -40,104 +53,214 @@ elif [ -z "${EVIDENCE_URL:-}" ]; then
   exit 1
 fi
 
-# list_store DIR: every file of the store's newest commit under batches/,
-# as the build reads it (signals.ListingFile); never kept as evidence.
+# A store opened with `manifests` holds no file but what was asked for.
+partial() { [ "$(git -C "$dir" config --get crawlsignals.partial || true)" = true ]; }
+
+# fetch_objects: fetch the object ids on stdin, in one request: trees
+# without what they name, blobs themselves.
+fetch_objects() {
+  local ids
+  ids=$(sort -u)
+  [ -n "$ids" ] || return 0
+  printf '%s\n' "$ids" | git -C "$dir" -c fetch.negotiationAlgorithm=noop fetch --quiet --no-tags \
+    --no-write-fetch-head --recurse-submodules=no --filter=tree:0 --stdin origin
+}
+
+# batch_trees: "TREE BATCH" for each batch of the store's newest commit.
+batch_trees() {
+  git -C "$dir" ls-tree "$branch:batches" 2>/dev/null | awk -F'\t' '$1 ~ / tree / {split($1, m, " "); print m[3], $2}'
+}
+
+# tree_of BATCH: the batch's tree in the store's newest commit, or "".
+tree_of() { batch_trees | awk -v b="$1" '$2 == b {print $1}'; }
+
+# list_store: every file of the store under batches/, as the build reads it
+# (signals.ListingFile), from the batch trees; never kept as evidence.
 list_store() {
-  git -C "$1" ls-tree -r --name-only HEAD -- batches | sed 's|^batches/||' > "$1/batches/.listing.tmp"
-  mv "$1/batches/.listing.tmp" "$1/batches/.listing"
+  batch_trees | while read -r tree b; do
+    git -C "$dir" ls-tree --name-only "$tree" | sed "s|^|$b/|"
+  done > "$dir/batches/.listing.tmp"
+  mv "$dir/batches/.listing.tmp" "$dir/batches/.listing"
+}
+
+# put: write the store's files named on stdin ("BATCH NAME", or "BATCH" for
+# every file of it) into DIR/batches, fetching in one request every blob
+# that is not here. A file already here must hold the store's bytes.
+put() {
+  local wanted missing=() b name tree
+  declare -A trees=()
+  while read -r tree b; do trees[$b]=$tree; done < <(batch_trees)
+  wanted=$(while read -r b name; do
+    [ -n "$b" ] || continue
+    tree=${trees[$b]:-}
+    if [ -z "$tree" ]; then
+      echo "::error::$b is not a batch of the evidence store" >&2
+      exit 1
+    fi
+    git -C "$dir" ls-tree "$tree" | awk -F'\t' -v b="$b" -v n="$name" '$1 ~ / blob / && (n == "" || $2 == n) {split($1, m, " "); print b, m[3], $2; found = 1}
+      END {if (n != "" && !found) {print "::error::" b "/" n " is not in the evidence store" > "/dev/stderr"; exit 1}}'
+  done)
+  [ -n "$wanted" ] || return 0
+  while read -r b id name; do
+    local path=$dir/batches/$b/$name
+    if [ -e "$path" ]; then
+      if [ "$(git -C "$dir" hash-object "$path")" != "$id" ]; then
+        echo "::error::batches/$b/$name here has other bytes than the store's" >&2
+        exit 1
+      fi
+    else
+      missing+=("$b $id $name")
+    fi
+  done <<< "$wanted"
+  [ "${#missing[@]}" -gt 0 ] || return 0
+  printf '%s\n' "${missing[@]}" | cut -d' ' -f2 | fetch_objects
+  printf '%s\n' "${missing[@]}" | while read -r b id name; do
+    mkdir -p "$dir/batches/$b"
+    git -C "$dir" cat-file blob "$id" > "$dir/batches/$b/$name.tmp"
+    mv "$dir/batches/$b/$name.tmp" "$dir/batches/$b/$name"
+  done
+}
+
+# open_listing TREES: the publish job's open (see the head of this file).
+open_listing() {
+  local cache=$1 need=() tree b
+  # The commit alone (tree:0), then its root and batches/ trees, each
+  # without what it names.
+  git clone --quiet --depth 1 --filter=tree:0 --no-checkout --branch "$branch" "$url" "$dir"
+  git -C "$dir" config crawlsignals.partial true
+  # Fetched objects stay in packs, so the packs are what was fetched.
+  git -C "$dir" config fetch.unpackLimit 1
+  git -C "$dir" cat-file commit "$branch" | sed -n "1s/^tree //p" | fetch_objects
+  git -C "$dir" ls-tree "$branch" | awk -F'\t' '$2 == "batches" {split($1, m, " "); print m[3]}' | fetch_objects
+  mkdir -p "$cache" "$dir/batches"
+  # A cached listing is used only when it makes the very tree the store
+  # names (mktree writes that tree here, so nothing needs it fetched).
+  while read -r tree b; do
+    if [ ! -f "$cache/$tree" ] || [ "$(git -C "$dir" mktree --missing < "$cache/$tree")" != "$tree" ]; then
+      need+=("$tree")
+    fi
+  done < <(batch_trees)
+  printf '%s\n' "${need[@]}" | sed '/^$/d' | fetch_objects
+  for tree in "${need[@]}"; do
+    git -C "$dir" ls-tree "$tree" > "$cache/$tree"
+  done
+  list_store
+  { grep '/batch\.json$' "$dir/batches/.listing" || true; } | tr / ' ' | put
+  echo "evidence store: $(batch_trees | wc -l) batches listed (${#need[@]} trees fetched, the others from $cache); no evidence fetched yet"
+}
+
+# keep_batches NAMES: one commit adding the files of batches NAMES that the
+# store lacks, made from the trees (mktree), never from an index of the whole
+# store; a file the store holds with other bytes is refused.
+keep_batches() {
+  local names=$1 b lines old new batches root refused="" changed=0 parent=()
+  git -C "$dir" config user.name "crawlsignals rebuild"
+  git -C "$dir" config user.email "crawler@crawlsignals.com"
+  batches=$(git -C "$dir" ls-tree "$branch:batches" 2>/dev/null || true)
+  for b in $names; do
+    [[ $b =~ $batch_name ]] || { echo "::error::keep: $b is not a batch name" >&2; exit 1; }
+    [ -d "$dir/batches/$b" ] || { echo "::error::keep: batches/$b is not here" >&2; exit 1; }
+    # Derived findings (BATCH/.derived/) are a cache, never evidence; a
+    # batch holds no other folder.
+    lines=$(cd "$dir/batches/$b" && find . -mindepth 1 -maxdepth 1 ! -name .derived -printf '%P\n' | sort | while read -r name; do
+      [ -f "$name" ] || { echo "::error::keep: batches/$b/$name is not a file" >&2; exit 1; }
+      printf '100644 blob %s\t%s\n' "$(git hash-object -w "$name")" "$name"
+    done)
+    old=$(printf '%s\n' "$batches" | awk -F'\t' -v b="$b" '$2 == b {split($1, m, " "); print m[3]}')
+    if [ -n "$old" ]; then
+      # The store's entries, then the names it lacks; a name it holds
+      # with another blob is refused.
+      lines=$(awk -F'\t' 'NR == FNR {split($1, m, " "); kept[$2] = m[3]; print; next}
+        NF {split($1, m, " "); if (!($2 in kept)) print; else if (kept[$2] != m[3]) print "REFUSE\t" $2}' \
+        <(git -C "$dir" ls-tree "$old") <(printf '%s\n' "$lines"))
+      refused+=$(printf '%s\n' "$lines" | awk -F'\t' -v b="$b" '$1 == "REFUSE" {print "M\tbatches/" b "/" $2}')
+      lines=$(printf '%s\n' "$lines" | grep -v '^REFUSE' || true)
+    fi
+    [ -n "$lines" ] || continue
+    new=$(printf '%s\n' "$lines" | git -C "$dir" mktree --missing)
+    [ "$new" != "$old" ] || continue
+    changed=1
+    batches=$( { printf '%s\n' "$batches" | awk -F'\t' -v b="$b" 'NF && $2 != b'; printf '040000 tree %s\t%s\n' "$new" "$b"; } )
+  done
+  if [ -n "$refused" ]; then
+    echo "::error::refusing to change or delete evidence already kept:" >&2
+    printf '%s\n' "$refused" >&2
+    exit 1
+  fi
+  if [ "$changed" -eq 0 ]; then
+    echo "evidence store: nothing new to keep"
+    exit 0
+  fi
+  new=$(printf '%s\n' "$batches" | git -C "$dir" mktree --missing)
+  if git -C "$dir" rev-parse --quiet --verify "$branch^{commit}" > /dev/null; then
+    parent=(-p "$branch")
+    root=$( { git -C "$dir" ls-tree "$branch" | awk -F'\t' '$2 != "batches"'; printf '040000 tree %s\tbatches\n' "$new"; } | git -C "$dir" mktree --missing)
+  else
+    root=$(printf '040000 tree %s\tbatches\n' "$new" | git -C "$dir" mktree)
+  fi
+  new=$(git -C "$dir" commit-tree "${parent[@]}" -m "Evidence of batch $names" "$root")
+  git -C "$dir" push --quiet origin "$new:refs/heads/$branch"
+  git -C "$dir" update-ref "refs/heads/$branch" "$new"
+  # The listing of a store opened in part names what was just kept too.
+  if [ -f "$dir/batches/.listing" ]; then list_store; fi
+  echo "evidence store: kept $names"
 }
 
 case $cmd in
 open)
   if git ls-remote --exit-code --heads "$url" "$branch" >/dev/null; then
     if [ "${3:-}" = manifests ]; then
-      # The publish job: the trees, and the batch.json records (a batch's
-      # kind: only an unsharded batch, such as a re-check, has one). The
-      # tree says which batches hold which sites without fetching a blob;
-      # the evidence a build needs comes with fetch, so the bytes fetched
-      # stay those of one batch however many weeks the store holds.
-      git clone --quiet --depth 1 --filter=blob:none --no-checkout --branch "$branch" "$url" "$dir"
-      git -C "$dir" sparse-checkout set --no-cone '/batches/*/batch.json'
-      git -C "$dir" checkout --quiet "$branch"
-      mkdir -p "$dir/batches"
-      list_store "$dir"
-    else
-      git clone --quiet --depth 1 --branch "$branch" "$url" "$dir"
+      [ $# -eq 4 ] || usage
+      open_listing "$4"
+      exit 0
     fi
+    git clone --quiet --depth 1 --branch "$branch" "$url" "$dir"
   else
     # A new, empty store: the first batch starts it.
     git init --quiet -b "$branch" "$dir"
     git -C "$dir" remote add origin "$url"
   fi
   mkdir -p "$dir/batches"
-  if [ -f "$dir/batches/.listing" ]; then
-    echo "evidence store: $(cut -d/ -f1 "$dir/batches/.listing" | sort -u | wc -l) batches (listed; none fetched yet)"
-  else
-    echo "evidence store: $(find "$dir/batches" -mindepth 1 -maxdepth 1 -type d | wc -l) batches"
-  fi
+  echo "evidence store: $(find "$dir/batches" -mindepth 1 -maxdepth 1 -type d | wc -l) batches"
   ;;
 artifacts)
   shift 2
-  patterns=()
-  if [ -f "$dir/batches/.listing" ]; then
+  kept=""
+  if partial; then
     for a in "$@"; do
       for b in "$a"/*/; do
         b=$(basename "$b")
-        [[ $b =~ ^[0-9]{8}T[0-9]{6}Z$ ]] || continue
-        if grep -q "^$b/" "$dir/batches/.listing"; then patterns+=("/batches/$b/"); fi
+        if [[ $b =~ $batch_name ]] && [ -n "$(tree_of "$b")" ]; then kept+="$b"$'\n'; fi
       done
     done
+    kept=$(printf '%s' "$kept" | sort -u)
+    printf '%s\n' "$kept" | put
   fi
-  if [ "${#patterns[@]}" -gt 0 ]; then
-    git -C "$dir" sparse-checkout add "${patterns[@]}"
-  fi
-  echo "evidence store: ${#patterns[@]} of the artifacts' batches were kept before; fetched to compare with"
+  echo "evidence store: $(printf '%s' "$kept" | grep -c . || true) of the artifacts' batches were kept before; fetched to compare with"
   ;;
 fetch)
   [ $# -eq 3 ] || usage
-  patterns=() whole=0 manifests=0
+  whole=0 manifests=0
   while read -r b; do
     [ -n "$b" ] || continue
-    if [[ $b =~ ^[0-9]{8}T[0-9]{6}Z$ ]]; then
-      patterns+=("/batches/$b/") whole=$((whole + 1))
+    if [[ $b =~ $batch_name ]]; then
+      whole=$((whole + 1))
     elif [[ $b =~ ^[0-9]{8}T[0-9]{6}Z/[A-Za-z0-9.-]+\.json$ ]]; then
-      patterns+=("/batches/$b") manifests=$((manifests + 1))
+      manifests=$((manifests + 1))
     else
       echo "::error::$3: $b is neither a batch nor a batch's manifest" >&2
       exit 1
     fi
   done < "$3"
   # A store cloned whole (or new) has everything already.
-  if [ "$(git -C "$dir" config --get core.sparseCheckout || true)" = true ] && [ "${#patterns[@]}" -gt 0 ]; then
-    git -C "$dir" sparse-checkout add "${patterns[@]}"
+  if partial; then
+    tr / ' ' < "$3" | put
   fi
   echo "evidence store: the $whole batches and $manifests manifests the build needs are here"
   ;;
 keep)
   [ $# -eq 3 ] || usage
-  cd "$dir"
-  git config user.name "crawlsignals rebuild"
-  git config user.email "crawler@crawlsignals.com"
-  # Derived findings (BATCH/.derived/, and the history records in
-  # batches/.derived/) are a cache, never evidence.
-  # --sparse: the new batch lies outside what a manifests-only open checked
-  # out; a kept file that is not checked out and is written again is still
-  # compared (and refused below when its bytes differ).
-  git add --sparse -- batches ':(exclude,glob)batches/*/.derived/**' ':(exclude)batches/.derived' ':(exclude)batches/.listing'
-  if ! git diff --cached --quiet --diff-filter=DMRT; then
-    echo "::error::refusing to change or delete evidence already kept:" >&2
-    git diff --cached --name-status --diff-filter=DMRT >&2
-    exit 1
-  fi
-  if git diff --cached --quiet; then
-    echo "evidence store: nothing new to keep"
-    exit 0
-  fi
-  git commit --quiet -m "Evidence of batch $3"
-  git push --quiet origin "HEAD:refs/heads/$branch"
-  # The listing of a store opened in part names what was just kept too.
-  if [ -f batches/.listing ]; then list_store .; fi
-  echo "evidence store: kept $3"
+  keep_batches "$3"
   ;;
 *)
   usage
