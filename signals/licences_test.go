@@ -110,3 +110,24 @@ func TestOpenByDesignReadsLicencesFound(t *testing.T) {
 		t.Errorf("open by design %+v (licence %+v); want yes, resting on the licence found", v, v.Licence)
 	}
 }
+
+// containsFoldASCII finds a word in any ASCII case, at any place, and
+// nothing that is not the word.
+func TestContainsFoldASCII(t *testing.T) {
+	for _, c := range []struct {
+		s, word string
+		want    bool
+	}{
+		{"Licensed CC-By 4.0.", "cc-by", true},
+		{"ODBL", "odbl", true},
+		{"under odb l", "odbl", false},
+		{"cc b", "cc by", false},
+		{"", "nlod", false},
+		{"see 2011/833/EU", "2011/833", true},
+		{"NLO", "nlod", false},
+	} {
+		if got := containsFoldASCII(c.s, c.word); got != c.want {
+			t.Errorf("containsFoldASCII(%q, %q) = %v, want %v", c.s, c.word, got, c.want)
+		}
+	}
+}
