@@ -68,20 +68,60 @@ type cueRef struct{ list, n int }
 // With it a sentence is matched against every list in one pass over its
 // words, instead of every cue trying every word.
 type cueIndex struct {
-	exact, prefix map[string][]cueRef
-	maxPrefix     int // the longest prefix, in bytes
+	exact map[string][]cueRef
+	// prefix is a tree of the prefixes' bytes (node 0 the root): a word
+	// walks it byte by byte, meeting the cues of each of its beginnings in
+	// order of length, and stops where no prefix goes on, instead of
+	// looking up every beginning of every word in a map.
+	prefix []prefixNode
 }
 
-var index = sync.OnceValue(func() cueIndex {
-	ix := cueIndex{exact: map[string][]cueRef{}, prefix: map[string][]cueRef{}}
+type prefixNode struct {
+	refs []cueRef // the cues whose prefix ends here
+	next []prefixEdge
+}
+
+type prefixEdge struct {
+	b  byte
+	to int
+}
+
+// child is the node after n by byte b, or 0 when no prefix goes on so.
+func (ix *cueIndex) child(n int, b byte) int {
+	for _, e := range ix.prefix[n].next {
+		if e.b == b {
+			return e.to
+		}
+	}
+	return 0
+}
+
+// addPrefix files ref under the prefix word.
+func (ix *cueIndex) addPrefix(word string, ref cueRef) {
+	n := 0
+	for k := 0; k < len(word); k++ {
+		c := ix.child(n, word[k])
+		if c == 0 {
+			c = len(ix.prefix)
+			ix.prefix = append(ix.prefix, prefixNode{})
+			ix.prefix[n].next = append(ix.prefix[n].next, prefixEdge{word[k], c})
+		}
+		n = c
+	}
+	if n != 0 { // an empty prefix names no beginning of a word
+		ix.prefix[n].refs = append(ix.prefix[n].refs, ref)
+	}
+}
+
+var index = sync.OnceValue(func() *cueIndex {
+	ix := &cueIndex{exact: map[string][]cueRef{}, prefix: []prefixNode{{}}}
 	for li, l := range allLists {
 		l.id = li
 		for n, c := range l.cues {
 			for _, a := range c.parts[0].alts {
 				ref := cueRef{li, n}
 				if a.prefix {
-					ix.prefix[a.word] = append(ix.prefix[a.word], ref)
-					ix.maxPrefix = max(ix.maxPrefix, len(a.word))
+					ix.addPrefix(a.word, ref)
 				} else {
 					ix.exact[a.word] = append(ix.exact[a.word], ref)
 				}
@@ -112,10 +152,11 @@ func matchAll(ws words) [][]cueHit {
 	}
 	for i, w := range ws.w {
 		try(ix.exact[w], i)
-		for k := 1; k <= len(w) && k <= ix.maxPrefix; k++ {
-			if refs, ok := ix.prefix[w[:k]]; ok {
-				try(refs, i)
+		for k, n := 0, 0; k < len(w); k++ {
+			if n = ix.child(n, w[k]); n == 0 {
+				break
 			}
+			try(ix.prefix[n].refs, i)
 		}
 	}
 	for _, hs := range out {

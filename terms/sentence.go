@@ -169,6 +169,9 @@ func bulleted(s string) bool {
 // entries separated by "|", "·" or "•" ("API · Personvern · Billetter").
 func isMenuLine(s string) bool {
 	for _, sep := range []string{" | ", " · ", " • ", " / "} {
+		if !strings.Contains(s, sep) {
+			continue // one part: no menu by this separator, and no copy
+		}
 		if parts := strings.Split(s, sep); len(parts) >= 2 {
 			short := true
 			for _, p := range parts {
@@ -225,6 +228,47 @@ func hasLowerWord(f []string) bool {
 // (with any closing quote or bracket) followed by a space and a capital,
 // a digit or an opening quote, unless the word before is an abbreviation.
 func splitSentences(text string) []string {
+	if !utf8.ValidString(text) {
+		return splitSentenceRunes(text)
+	}
+	// Valid UTF-8 is cut in place: every sentence is a piece of text, and
+	// the stops looked for are single bytes that start no other rune.
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if c := text[i]; c != '.' && c != '!' && c != '?' {
+			continue
+		}
+		j := i + 1
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !strings.ContainsRune(closers, r) {
+				break
+			}
+			j += n
+		}
+		if j+1 >= len(text) || text[j] != ' ' {
+			continue
+		}
+		next, _ := utf8.DecodeRuneInString(text[j+1:])
+		if !(unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(openers, next)) {
+			continue
+		}
+		if text[i] == '.' && abbreviationText(text[start:i+1]) {
+			continue
+		}
+		out = appendTrimmed(out, text[start:j])
+		start = j + 1
+	}
+	return appendTrimmed(out, text[start:])
+}
+
+// closers may follow a sentence's stop; openers may start the next.
+const closers, openers = `"'”’»)]`, `"“«(`
+
+// splitSentenceRunes is splitSentences for text that is not valid UTF-8,
+// rune by rune as it always read such text (each bad byte a U+FFFD).
+func splitSentenceRunes(text string) []string {
 	var out []string
 	rs := []rune(text)
 	start := 0
@@ -233,14 +277,14 @@ func splitSentences(text string) []string {
 			continue
 		}
 		j := i + 1
-		for j < len(rs) && strings.ContainsRune(`"'”’»)]`, rs[j]) {
+		for j < len(rs) && strings.ContainsRune(closers, rs[j]) {
 			j++
 		}
 		if j+1 >= len(rs) || rs[j] != ' ' {
 			continue
 		}
 		next := rs[j+1]
-		if !(unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(`"“«(`, next)) {
+		if !(unicode.IsUpper(next) || unicode.IsDigit(next) || strings.ContainsRune(openers, next)) {
 			continue
 		}
 		if rs[i] == '.' && abbreviation(rs[start:i+1]) {
@@ -265,16 +309,31 @@ var abbreviations = []string{
 	"f.eks.", "bl.a.", "mv.", "osv.", "jf.", "ca.", "kap.", "pkt.", "evt.", "ev.", "dvs.", "m.m.", "t.d.", "o.l.", "iht.",
 }
 
+// abbreviationText is abbreviation for a candidate given as valid UTF-8.
+// Only its last thirteen runes are made runes: abbreviation reads twelve,
+// and the thirteenth tells it, as the whole candidate would, that the
+// candidate goes on before them.
+func abbreviationText(s string) bool {
+	k := len(s)
+	for n := 0; n < 13 && k > 0; n++ {
+		_, size := utf8.DecodeLastRuneInString(s[:k])
+		k -= size
+	}
+	return abbreviation([]rune(s[k:]))
+}
+
 // abbreviation reports whether a sentence candidate ends in a common
 // abbreviation, a single capital ("J. Smith") or a section number ("§ 3.").
 func abbreviation(rs []rune) bool {
 	tail := rs[max(0, len(rs)-12):] // no abbreviation is longer: the rest cannot matter
 	s := strings.ToLower(string(tail))
 	if len(tail) < len(rs) {
-		s = " " + s[strings.IndexByte(s, ' ')+1:] // a whole word at the start
+		s = s[strings.IndexByte(s, ' ')+1:] // a whole word at the start
 	}
+	// An abbreviation counts as a whole word: all of s, or after a space
+	// or an opening bracket.
 	for _, a := range abbreviations {
-		if strings.HasSuffix(s, " "+a) || s == a || strings.HasSuffix(s, "("+a) {
+		if k := len(s) - len(a); strings.HasSuffix(s, a) && (k == 0 || s[k-1] == ' ' || s[k-1] == '(') {
 			return true
 		}
 	}

@@ -53,6 +53,31 @@ func tokenize(text string) words {
 	}
 	prev := rune(0)
 	for off := 0; off < len(text); {
+		// ASCII letters, digits and breaks, most of a text, take the
+		// short way; an apostrophe or a full stop looks at the next rune.
+		if c := text[off]; c < utf8.RuneSelf && c != '\'' && c != '.' {
+			switch {
+			case 'a' <= c && c <= 'z' || '0' <= c && c <= '9':
+				if start < 0 {
+					start = off
+				} else if !plain {
+					cur.WriteByte(c)
+				}
+			case 'A' <= c && c <= 'Z':
+				if start < 0 {
+					start = off
+				}
+				spell(off)
+				cur.WriteByte(c + 'a' - 'A')
+			default:
+				if start >= 0 {
+					flush(off)
+				}
+			}
+			prev = rune(c)
+			off++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(text[off:])
 		next, _ := utf8.DecodeRuneInString(text[off+size:])
 		switch {

@@ -1,0 +1,246 @@
+package terms
+
+import (
+	"cmp"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
+
+// The reader's short ways (ASCII in tokenize, valid UTF-8 cut in place in
+// splitSentences, the prefix tree of the cue index, whole-word tests for
+// abbreviations) must read every text as the plain ways below do, which
+// are the reader as it was before them. They are compared on the real
+// terms documents, when present, and on texts made to hit the edges.
+
+// edgeTexts are made to reach every branch of the short ways.
+var edgeTexts = []string{
+	"", ".", "a.", "A. B", "Hi! There? Yes.", "Don't SCRAPE. We’re here.", "Copy.AI's terms, e.g. Here.",
+	"See art. 5. Then more.", "(etc.) No", "Inc. Corp. Ltd. Next", "J. Smith wrote it. Then", "§ 3. The rule",
+	"End.” Next", "End.) Next", "End.»  Next", "Stop.\"“Quoted", "Stop. «Fransk»", "x. 1 two", "Vil\u00ADkår. Og",
+	"ÅPNE DATA. Øl", "bl.a. Noe", "naïve café. Ünder", "\u212Aelvin. K", "a\u0301b. C", "...", ". . .", "a .B", "Word. ",
+	"Long sentence with many words before the abbr f.eks. Ja", "e.g. I.E. Vs. Mr. Dr. No. NR. Ok",
+	"UPPER CASE ONLY. MORE", "mixed.Case.Words here. And", "tab\tsep. New", "a'b 'c d' e’f g’", "x.y.z 1.2.3 ab.c.",
+	"\xffbad. Next", "ok. \xfe Bad", "end with apostrophe'", "DIGITS 123ABC abc123. 9 lives",
+}
+
+// realTexts are the block texts of the real terms documents (none when
+// the folder is absent).
+func realTexts(t *testing.T) []string {
+	var out []string
+	files, _ := filepath.Glob(filepath.Join(realTerms, "*.*"))
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch filepath.Ext(f) {
+		case ".html":
+			p, err := extract.HTML(body, "text/html; charset=utf-8", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range p.Blocks {
+				out = append(out, b.Text)
+			}
+			out = append(out, p.Text)
+		case ".txt":
+			for _, b := range extract.LineBlocks(string(body)) {
+				out = append(out, b.Text)
+			}
+		}
+	}
+	return out
+}
+
+func TestShortWaysReadAsThePlainWays(t *testing.T) {
+	texts := append(realTexts(t), edgeTexts...)
+	var sents []string
+	for _, text := range texts {
+		if got, want := tokenize(text), tokenizeRunes(text); !reflect.DeepEqual(got, want) {
+			t.Errorf("tokenize(%.80q) = %q, the plain way %q", text, got.w, want.w)
+		}
+		got := splitSentences(text)
+		if want := splitSentenceRunes(text); !slices.Equal(got, want) {
+			t.Errorf("splitSentences(%.80q) = %q, the plain way %q", text, got, want)
+		}
+		sents = append(sents, got...)
+		rs := []rune(text)
+		for i := range rs {
+			if rs[i] != '.' || !utf8.ValidString(text) {
+				continue
+			}
+			// what stands more than 13 runes before the stop matters to
+			// neither way; 30 keep both short and long candidates
+			c := rs[max(0, i-30) : i+1]
+			if got, want := abbreviation(c), abbreviationAsWritten(c); got != want {
+				t.Errorf("abbreviation(%q) = %v, the plain way %v", string(c), got, want)
+			}
+			if got, want := abbreviationText(string(c)), abbreviationAsWritten(c); got != want {
+				t.Errorf("abbreviationText(%q) = %v, the plain way %v", string(c), got, want)
+			}
+		}
+	}
+	for _, s := range sents {
+		ws := tokenize(s)
+		if got, want := matchAll(ws), matchAllByMap(ws); !reflect.DeepEqual(got, want) {
+			t.Errorf("matchAll(%.80q) = %v, by map %v", s, got, want)
+		}
+	}
+	if len(texts) == len(edgeTexts) {
+		t.Logf("real terms not found at %s: compared on the made texts only", realTerms)
+	}
+}
+
+// matchAllByMap is matchAll with the prefixes looked up in a map, every
+// beginning of every word.
+func matchAllByMap(ws words) [][]cueHit {
+	m := cueMaps()
+	exact, prefix, maxPrefix := m.exact, m.prefix, m.maxPrefix
+	out := make([][]cueHit, len(allLists))
+	try := func(refs []cueRef, i int) {
+		for _, r := range refs {
+			if j, ok := allLists[r.list].cues[r.n].matchAt(ws, 0, i); ok {
+				out[r.list] = append(out[r.list], cueHit{hit{i, j}, r.n})
+			}
+		}
+	}
+	for i, w := range ws.w {
+		try(exact[w], i)
+		for k := 1; k <= len(w) && k <= maxPrefix; k++ {
+			if refs, ok := prefix[w[:k]]; ok {
+				try(refs, i)
+			}
+		}
+	}
+	for _, hs := range out {
+		if len(hs) > 1 {
+			slices.SortFunc(hs, func(a, b cueHit) int { return cmp.Or(cmp.Compare(a.i, b.i), cmp.Compare(a.n, b.n)) })
+		}
+	}
+	return out
+}
+
+// cueMaps files each cue under its first word, whole or as a prefix.
+var cueMaps = sync.OnceValue(func() cueMapsOf {
+	exact, prefix, maxPrefix := map[string][]cueRef{}, map[string][]cueRef{}, 0
+	for li, l := range allLists {
+		for n, c := range l.cues {
+			for _, a := range c.parts[0].alts {
+				if a.prefix {
+					prefix[a.word] = append(prefix[a.word], cueRef{li, n})
+					maxPrefix = max(maxPrefix, len(a.word))
+				} else {
+					exact[a.word] = append(exact[a.word], cueRef{li, n})
+				}
+			}
+		}
+	}
+	return cueMapsOf{exact, prefix, maxPrefix}
+})
+
+type cueMapsOf struct {
+	exact, prefix map[string][]cueRef
+	maxPrefix     int
+}
+
+// tokenizeRunes is tokenize read rune by rune throughout.
+func tokenizeRunes(text string) words {
+	n := len(text)/6 + 1 // about a word in six bytes
+	ws := words{text: text, w: make([]string, 0, n), start: make([]int, 0, n), end: make([]int, 0, n)}
+	start := -1
+	plain := true // the word as written is already its lower-case form
+	var cur strings.Builder
+	flush := func(end int) {
+		if start >= 0 {
+			w := text[start:end]
+			if !plain {
+				w = cur.String()
+			}
+			ws.w = append(ws.w, w)
+			ws.start = append(ws.start, start)
+			ws.end = append(ws.end, end)
+		}
+		start, plain = -1, true
+		cur.Reset()
+	}
+	// spell switches a word to being built rune by rune, from what it
+	// held so far as written.
+	spell := func(upTo int) {
+		if plain {
+			plain = false
+			cur.WriteString(text[start:upTo])
+		}
+	}
+	prev := rune(0)
+	for off := 0; off < len(text); {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		next, _ := utf8.DecodeRuneInString(text[off+size:])
+		switch {
+		case unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r):
+			if start < 0 {
+				start = off
+			}
+			if l := unicode.ToLower(r); l != r {
+				spell(off)
+				cur.WriteRune(l)
+			} else if !plain {
+				cur.WriteRune(r)
+			}
+		case unicode.Is(unicode.Cf, r):
+			// invisible: neither part of a word nor a break
+			if start >= 0 {
+				spell(off)
+			}
+		case (r == '\'' || r == '’') && start >= 0 && unicode.IsLetter(next):
+			if r != '\'' {
+				spell(off)
+				cur.WriteRune('\'')
+			} else if !plain {
+				cur.WriteRune(r)
+			}
+		case r == '.' && start >= 0 && unicode.IsLetter(next) && unicode.IsLetter(prev):
+			// a name or an address: "Copy.AI", "example.com"
+			if !plain {
+				cur.WriteRune('.')
+			}
+		default:
+			if start >= 0 {
+				flush(off)
+			}
+		}
+		prev = r
+		off += size
+	}
+	if start >= 0 {
+		flush(len(text))
+	}
+	return ws
+}
+
+// abbreviationAsWritten is abbreviation with each whole-word test spelt out.
+func abbreviationAsWritten(rs []rune) bool {
+	tail := rs[max(0, len(rs)-12):] // no abbreviation is longer: the rest cannot matter
+	s := strings.ToLower(string(tail))
+	if len(tail) < len(rs) {
+		s = " " + s[strings.IndexByte(s, ' ')+1:] // a whole word at the start
+	}
+	for _, a := range abbreviations {
+		if strings.HasSuffix(s, " "+a) || s == a || strings.HasSuffix(s, "("+a) {
+			return true
+		}
+	}
+	n := len(rs)
+	if n >= 2 && unicode.IsUpper(rs[n-2]) && (n == 2 || rs[n-3] == ' ') {
+		return true
+	}
+	return false
+}
