@@ -36,14 +36,18 @@ const maxPDFPages = 200
 type Options struct {
 	Content fs.FS // content/: curated quotes, overrides and notes; may be nil
 	Log     *slog.Logger
-	// PDF takes a PDF's text. The command runs it in a child process
-	// (extract.PDFIsolated); nil reads in process, for tests.
+	// PDF takes a PDF's text in place of the build's own reader; derived
+	// files are read and kept only when Code names it (pdfreader.go).
 	PDF func(body []byte) (string, error)
+	// PDFChild is the command line of a child process that reads one PDF
+	// (the binary itself and its hidden command; extract.PDFIsolated),
+	// under extract.DefaultPDFLimits. Nil reads in process, for tests.
+	PDFChild []string
 	// Workers is how many sites are derived at once; GOMAXPROCS when 0.
 	// The findings are the same whatever the number.
 	Workers int
-	// Code names the deriving code in the key of derived files; the
-	// executable's digest (CodeVersion) when empty.
+	// Code names the deriving code in the key of derived files; when
+	// empty, the code's digest (CodeVersion) and the PDF reader.
 	Code string
 	// Fresh derives every batch from its WARC, reading no derived file
 	// (it still keeps what it derives): for checks that must rest on the
@@ -96,13 +100,8 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
-	if opt.PDF == nil {
-		opt.PDF = func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }
-	}
-	b := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, agents: knownAgents()}
-	if b.code == "" {
-		b.code = CodeVersion()
-	}
+	b := &builder{opt: opt, code: opt.codeName(), batchesDir: batchesDir, agents: knownAgents()}
+	b.opt.PDF = opt.pdfReader()
 	listErr, err := b.scan() // a batch that cannot be listed holds no site, and fails the build
 	if err != nil {
 		return false, err

@@ -38,7 +38,9 @@ const DerivedDir = ".derived"
 // derivedFormat changes whenever the layout of a derived file changes.
 // 2: the file carries the sha256 of its content (derivedEnvelope).
 // 3: the key names the WARC by the sha256 its manifest records.
-const derivedFormat = 3
+// 4: the key names the deriving code by its source (CodeVersion), no
+// longer by the executable's sha256.
+const derivedFormat = 4
 
 // derivedKey says what a derived file was derived from and by what code.
 type derivedKey struct {
@@ -507,27 +509,6 @@ func validUTF8(v reflect.Value) bool {
 		}
 	}
 	return true
-}
-
-// CodeVersion names the deriving code: the sha256 of the running
-// executable, so any change to the extractor or to this package (and any
-// other change of the binary) re-derives every batch once. "" when the
-// executable cannot be read; derived files are then neither read nor kept.
-func CodeVersion() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return ""
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // RemoveDerived deletes every derived file under batchesDir: always safe,

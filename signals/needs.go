@@ -21,10 +21,7 @@ import (
 // listing, and the history records from a cache) fetches, week after
 // week, one batch and one manifest per site (README, "Running it weekly").
 func Needs(list *sites.List, batchesDir string, opt Options) ([]string, error) {
-	bd := &builder{opt: opt, code: opt.Code, batchesDir: batchesDir, agents: knownAgents()}
-	if bd.code == "" {
-		bd.code = CodeVersion()
-	}
+	bd := &builder{opt: opt, code: opt.codeName(), batchesDir: batchesDir, agents: knownAgents()}
 	err, ferr := bd.scan()
 	if ferr != nil {
 		return nil, ferr

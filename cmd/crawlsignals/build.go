@@ -107,20 +107,34 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 }
 
 // buildOptions reads PDFs in a child process of this very binary, so a
-// hostile PDF can neither crash the build nor exhaust its memory.
+// hostile PDF can neither crash the build nor exhaust its memory. Which
+// reader and under which limits is signals' to say (Options.PDFChild):
+// they decide findings, and the key of derived files names signals' code,
+// not this binary's.
 func buildOptions(e *env, content fs.FS) signals.Options {
-	return signals.Options{Content: content, Log: e.log, PDF: isolatedPDF()}
+	return signals.Options{Content: content, Log: e.log, PDFChild: pdfChild()}
 }
 
-// isolatedPDF reads a PDF's text in a child process of this binary; nil
+// pdfChild is the command line that runs this binary as a PDF child; nil
 // when the binary cannot find itself (then the text is read in process).
-func isolatedPDF() func(body []byte) (string, error) {
+func pdfChild() []string {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil
 	}
+	return []string{exe, pdfChildCommand}
+}
+
+// isolatedPDF reads a PDF's text in a child process of this binary, for
+// the crawler; nil when the binary cannot find itself (then the text is
+// read in process).
+func isolatedPDF() func(body []byte) (string, error) {
+	command := pdfChild()
+	if command == nil {
+		return nil
+	}
 	return func(body []byte) (string, error) {
-		text, _, err := extract.PDFIsolated(context.Background(), []string{exe, pdfChildCommand}, body, extract.DefaultPDFLimits)
+		text, _, err := extract.PDFIsolated(context.Background(), command, body, extract.DefaultPDFLimits)
 		return text, err
 	}
 }

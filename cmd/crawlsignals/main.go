@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // Exit statuses: 0 the job did what it says; 1 it ran but failed in part
@@ -106,9 +107,18 @@ func stopAfterSignal(ctx context.Context, finished <-chan struct{}, grace time.D
 // PDF (see extract.PDFIsolated); it is not listed in the help.
 const pdfChildCommand = "internal-pdf-text"
 
+// codeVersionCommand is the hidden command that prints the name of the
+// deriving code in the keys of derived files (signals.CodeVersion), so a
+// test can check that this binary and a test binary of the same tree agree.
+const codeVersionCommand = "internal-code-version"
+
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == pdfChildCommand {
 		return extract.RunPDFChild(stdin, stdout)
+	}
+	if len(args) > 0 && args[0] == codeVersionCommand {
+		fmt.Fprintln(stdout, signals.CodeVersion())
+		return exitOK
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
