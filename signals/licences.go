@@ -23,36 +23,49 @@ var licenceWords = []string{"cc0", "cc by", "cc-by", "creative commons", "nlod",
 
 // mayNameLicence reports whether text may hold a match of licencePattern.
 // Case-blind matching also folds the long s (ſ) and the Kelvin sign (K)
-// into s and k, which lower-casing does not: a text holding either is
-// always looked through.
+// into s and k, which no ASCII folding does: a text holding either is
+// always looked through. Otherwise one pass over the text, with its ASCII
+// letters folded in place, looks for every word from where each could
+// start: it runs on every sentence of a page that names a licence, so it
+// must cost less than the pattern it spares.
 func mayNameLicence(text string) bool {
-	if strings.ContainsAny(text, "ſK") {
+	if strings.Contains(text, "ſ") || strings.Contains(text, "K") {
 		return true
 	}
-	// The words are ASCII: folding ASCII letters in place finds what
-	// lower-casing the whole text would (no other letter lower-cases to
-	// one of theirs but K), without a copy of every sentence.
-	for _, w := range licenceWords {
-		if containsFoldASCII(text, w) {
-			return true
+	for i := 0; i < len(text); i++ {
+		c := lowerASCII(text[i])
+		if !licenceFirst[c] {
+			continue
+		}
+		for _, w := range licenceWords {
+			if w[0] == c && hasPrefixFoldASCII(text[i:], w) {
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// containsFoldASCII reports whether s holds word (lower-case ASCII) with
-// its ASCII letters in either case.
-func containsFoldASCII(s, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		j := 0
-		for j < len(word) && lowerASCII(s[i+j]) == word[j] {
-			j++
-		}
-		if j == len(word) {
-			return true
+// licenceFirst marks the bytes a licence word starts with.
+var licenceFirst = func() (first [256]bool) {
+	for _, w := range licenceWords {
+		first[w[0]] = true
+	}
+	return first
+}()
+
+// hasPrefixFoldASCII reports whether s starts with word (lower-case
+// ASCII), its ASCII letters in either case.
+func hasPrefixFoldASCII(s, word string) bool {
+	if len(s) < len(word) {
+		return false
+	}
+	for j := 0; j < len(word); j++ {
+		if lowerASCII(s[j]) != word[j] {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 func lowerASCII(c byte) byte {

@@ -64,13 +64,13 @@ func pieces(blocks []extract.Block) []piece {
 				for _, it := range items {
 					q := p
 					q.text = it
-					q.quotable = len(strings.Fields(it)) >= 2
+					q.quotable = countFields(it) >= 2
 					out = append(out, q)
 				}
 				continue
 			}
 			p.quotable = !heading && !menu && !strings.HasSuffix(p.text, ":") &&
-				(sentenceLike(p.text) || p.leadIn != "" && len(strings.Fields(p.text)) >= 2)
+				(sentenceLike(p.text) || p.leadIn != "" && countFields(p.text) >= 2)
 			out = append(out, p)
 		}
 		if len(ss) > 0 {
@@ -133,7 +133,7 @@ func cutLeadIn(s string) (lead, rest string, ok bool) {
 		return "", "", false
 	}
 	lead = s[:i+1]
-	if len(strings.Fields(lead)) < 3 {
+	if countFields(lead) < 3 {
 		return "", "", false // "Note: …", "Example: …" introduce nothing
 	}
 	return lead, after, true
@@ -190,13 +190,14 @@ func isMenuLine(s string) bool {
 // stop; and not a run of capitalised words without a verb's small words
 // ("End User License Agreement", "6.2 License Restrictions.").
 func sentenceLike(s string) bool {
-	f := strings.Fields(s)
+	n := countFields(s)
 	end, _ := utf8.DecodeLastRuneInString(s)
 	terminal := end == '.' || end == ';' || end == '!' || end == '?' || end == ':'
-	if len(f) < 3 || (len(f) < 5 && !terminal) {
+	if n < 3 || (n < 5 && !terminal) {
 		return false
 	}
-	if len(f) <= 10 {
+	if n <= 10 {
+		f := strings.Fields(s) // only a short piece's words are looked at
 		caps := 0
 		for _, w := range f {
 			r, _ := utf8.DecodeRuneInString(w)
@@ -209,6 +210,30 @@ func sentenceLike(s string) bool {
 		}
 	}
 	return true
+}
+
+// countFields is len(strings.Fields(s)), without making the fields: a
+// field starts at each rune that is not space after one that is (or at
+// the start), a byte that is not UTF-8 counting as a rune that is not.
+func countFields(s string) int {
+	n, inField := 0, false
+	for i := 0; i < len(s); {
+		c := s[i]
+		var space bool
+		if c < utf8.RuneSelf {
+			space = c == ' ' || '\t' <= c && c <= '\r'
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if !space && !inField {
+			n++
+		}
+		inField = !space
+	}
+	return n
 }
 
 // hasLowerWord reports whether a title-looking line holds a lower-case
@@ -389,7 +414,7 @@ func enumeration(s string) (head string, items []string) {
 			items = append(items, it)
 		}
 	}
-	if len(strings.Fields(head)) < 2 {
+	if countFields(head) < 2 {
 		head = ""
 	}
 	return head, items

@@ -15,11 +15,12 @@ import (
 	"github.com/crawlsignals/crawlsignals/extract"
 )
 
-// The reader's short ways (ASCII in tokenize, valid UTF-8 cut in place in
-// splitSentences, the prefix tree of the cue index, whole-word tests for
-// abbreviations) must read every text as the plain ways below do, which
-// are the reader as it was before them. They are compared on the real
-// terms documents, when present, and on texts made to hit the edges.
+// The reader's short ways (ASCII in tokenize, words counted without
+// making them, valid UTF-8 cut into sentences in place, the prefix tree of
+// the cue index, whole-word tests for abbreviations) must read every text
+// as the plain ways below do, which are the reader as it was before them.
+// They are compared on the real terms documents, when present, and on
+// texts made to hit the edges.
 
 // edgeTexts are made to reach every branch of the short ways.
 var edgeTexts = []string{
@@ -29,7 +30,7 @@ var edgeTexts = []string{
 	"ÅPNE DATA. Øl", "bl.a. Noe", "naïve café. Ünder", "\u212Aelvin. K", "a\u0301b. C", "...", ". . .", "a .B", "Word. ",
 	"Long sentence with many words before the abbr f.eks. Ja", "e.g. I.E. Vs. Mr. Dr. No. NR. Ok",
 	"UPPER CASE ONLY. MORE", "mixed.Case.Words here. And", "tab\tsep. New", "a'b 'c d' e’f g’", "x.y.z 1.2.3 ab.c.",
-	"\xffbad. Next", "ok. \xfe Bad", "end with apostrophe'", "DIGITS 123ABC abc123. 9 lives",
+	"\xffbad. Next", "ok. \xfe Bad", "end with apostrophe'", "DIGITS 123ABC abc123. 9 lives", " \t\v\f\r\n x\u00a0y\u0085z\u2003w\u3000 ", "\x85\xa0 bad \xc2", "  ",
 }
 
 // realTexts are the block texts of the real terms documents (none when
@@ -87,6 +88,11 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 			if got, want := abbreviationText(string(c)), abbreviationAsWritten(c); got != want {
 				t.Errorf("abbreviationText(%q) = %v, the plain way %v", string(c), got, want)
 			}
+		}
+	}
+	for _, s := range append(texts, sents...) {
+		if got, want := countFields(s), len(strings.Fields(s)); got != want {
+			t.Errorf("countFields(%.80q) = %d, strings.Fields %d", s, got, want)
 		}
 	}
 	for _, s := range sents {
