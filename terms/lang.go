@@ -25,12 +25,17 @@ var markers = map[string][]string{
 	"nl": {"het", "een", "van", "niet", "wij", "zijn", "voor", "met", "uw", "deze", "worden"},
 }
 
-// markerOf maps each marker word to the languages it marks.
-var markerOf = func() map[string][]string {
-	m := map[string][]string{}
-	for lang, list := range markers {
-		for _, w := range list {
-			m[w] = append(m[w], lang)
+// detectOrder is the order languages are weighed in: the first of two
+// equal scores wins.
+var detectOrder = [...]string{"en", "nb", "nn", "da", "sv", "de", "fr", "fi", "es", "nl"}
+
+// markerOf maps each marker word to the languages it marks, by their place
+// in detectOrder, so a text's words are counted in an array.
+var markerOf = func() map[string][]int {
+	m := map[string][]int{}
+	for i, lang := range detectOrder {
+		for _, w := range markers[lang] {
+			m[w] = append(m[w], i)
 		}
 	}
 	return m
@@ -48,15 +53,15 @@ func DetectLanguage(text, hint string) string {
 	if len(ws) < 8 {
 		return strings.ToLower(primary(hint))
 	}
-	score := map[string]int{}
+	var score [len(detectOrder)]int
 	for _, w := range ws {
-		for _, lang := range markerOf[w] {
-			score[lang]++
+		for _, i := range markerOf[w] {
+			score[i]++
 		}
 	}
 	best, bestN := "", 0
-	for _, lang := range []string{"en", "nb", "nn", "da", "sv", "de", "fr", "fi", "es", "nl"} {
-		n := score[lang]
+	for i, lang := range detectOrder {
+		n := score[i]
 		if h := primary(hint); h == lang || (h == "no" && lang == "nb") {
 			n += n / 20 // a small push: the words decide when they can
 		}

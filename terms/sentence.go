@@ -377,7 +377,12 @@ func enumeration(s string) (head string, items []string) {
 	var at []int // where each mark starts
 	var after []int
 	for i := 0; i < len(s); i++ {
-		if s[i] != '(' || (i > 0 && !strings.ContainsRune(":;, ", rune(s[i-1]))) {
+		k := strings.IndexByte(s[i:], '(') // most sentences have none
+		if k < 0 {
+			break
+		}
+		i += k
+		if i > 0 && !strings.ContainsRune(":;, ", rune(s[i-1])) {
 			continue
 		}
 		j := strings.IndexByte(s[i:], ')')

@@ -33,6 +33,13 @@ var edgeTexts = []string{
 	"\xffbad. Next", "ok. \xfe Bad", "end with apostrophe'", "DIGITS 123ABC abc123. 9 lives", " \t\v\f\r\n x\u00a0y\u0085z\u2003w\u3000 ", "\x85\xa0 bad \xc2", "  ",
 }
 
+// enumTexts are lists inside a sentence, and brackets that open none.
+var enumTexts = []string{
+	"(a) first (b) second", "You may not: (i) copy it; (ii) sell it; or (iii) scrape it.", "x (1) one, (2) two",
+	"(see below) and (this)", "a(b) c(d) e", "not (a) this and (b) that", "((a) x; (b) y", "(", ")(", "ends in (a)",
+	"Users must not (a) crawl, (b) index, (c) mirror the site", "to (iv) x; (v) y; (vi) z", "list: (A) big (B) bigger",
+}
+
 // realTexts are the block texts of the real terms documents (none when
 // the folder is absent).
 func realTexts(t *testing.T) []string {
@@ -93,6 +100,12 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 	for _, s := range append(texts, sents...) {
 		if got, want := countFields(s), len(strings.Fields(s)); got != want {
 			t.Errorf("countFields(%.80q) = %d, strings.Fields %d", s, got, want)
+		}
+	}
+	for _, s := range append(sents, enumTexts...) {
+		h, items := enumeration(s)
+		if wh, witems := enumerationByteByByte(s); h != wh || !slices.Equal(items, witems) {
+			t.Errorf("enumeration(%.80q) = %q %q, byte by byte %q %q", s, h, items, wh, witems)
 		}
 	}
 	for _, s := range sents {
@@ -249,4 +262,62 @@ func abbreviationAsWritten(rs []rune) bool {
 		return true
 	}
 	return false
+}
+
+// Every language with marker words is weighed: one missing from
+// detectOrder would never be detected.
+func TestDetectOrderHoldsEveryMarkedLanguage(t *testing.T) {
+	for lang := range markers {
+		if !slices.Contains(detectOrder[:], lang) {
+			t.Errorf("%s has marker words but is not in detectOrder", lang)
+		}
+	}
+}
+
+// enumerationByteByByte is enumeration looking at every byte for a mark.
+func enumerationByteByByte(s string) (head string, items []string) {
+	var at []int // where each mark starts
+	var after []int
+	for i := 0; i < len(s); i++ {
+		if s[i] != '(' || (i > 0 && !strings.ContainsRune(":;, ", rune(s[i-1]))) {
+			continue
+		}
+		j := strings.IndexByte(s[i:], ')')
+		if j < 2 || j > 5 || i+j+2 > len(s) || s[i+j+1] != ' ' {
+			continue
+		}
+		mark := s[i+1 : i+j]
+		if !enumMark(mark) {
+			continue
+		}
+		if i > 0 {
+			k := strings.TrimRight(s[:i], " ")
+			if k != "" && !strings.ContainsRune(":;,", rune(k[len(k)-1])) && !strings.HasSuffix(k, " or") && !strings.HasSuffix(k, " and") && !strings.HasSuffix(k, " to") && !strings.HasSuffix(k, " not") {
+				continue
+			}
+		}
+		at = append(at, i)
+		after = append(after, i+j+2)
+	}
+	if len(at) < 2 || at[0] > 400 {
+		return "", nil
+	}
+	head = strings.TrimSpace(s[:at[0]])
+	for n := range at {
+		end := len(s)
+		if n+1 < len(at) {
+			end = at[n+1]
+		}
+		it := strings.TrimSpace(s[after[n]:end])
+		for _, tail := range []string{"; and", "; or", ", and", ", or", ";", ",", " and", " or"} {
+			it = strings.TrimSpace(strings.TrimSuffix(it, tail))
+		}
+		if it != "" {
+			items = append(items, it)
+		}
+	}
+	if countFields(head) < 2 {
+		head = ""
+	}
+	return head, items
 }
