@@ -1,0 +1,48 @@
+package extract
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// realwebHTMLFiles returns every HTML page of ../shared/realweb (home,
+// terms, docs), or nothing where the folder is absent.
+func realwebHTMLFiles(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, sub := range []string{"home", "terms", "docs"} {
+		f, _ := filepath.Glob(filepath.Join(realwebDir, sub, "*.html"))
+		files = append(files, f...)
+	}
+	return files
+}
+
+// BenchmarkHTMLRealweb reads every real HTML page once per iteration and
+// reports the time per page (skips where the folder is absent).
+func BenchmarkHTMLRealweb(b *testing.B) {
+	files := realwebHTMLFiles(b)
+	if len(files) == 0 {
+		b.Skip("real pages not available (../shared/realweb)")
+	}
+	var bodies [][]byte
+	var total int64
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		bodies = append(bodies, body)
+		total += int64(len(body))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, body := range bodies {
+			if _, err := HTML(body, "text/html", nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*len(bodies))/1000, "ms/page")
+}
