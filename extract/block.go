@@ -3,8 +3,6 @@ package extract
 import (
 	"strings"
 	"unicode"
-
-	"golang.org/x/net/html"
 )
 
 // Block is one block of a page's visible text: a paragraph, a heading, a
@@ -45,13 +43,13 @@ type openBox struct {
 
 // boxOf says what kind of block an element opens, inheriting list depth
 // and navigation from the box around it.
-func (w *walker) boxOf(n *html.Node, name string) openBox {
+func (w *walker) boxOf(name, attrRole string) openBox {
 	b := openBox{kind: BoxText}
 	if k := len(w.boxes); k > 0 {
 		b.depth, b.nav = w.boxes[k-1].depth, w.boxes[k-1].nav
 		b.kind = w.boxes[k-1].kind
 	}
-	role := strings.ToLower(attr(n, "role"))
+	role := strings.ToLower(attrRole)
 	switch name {
 	case "h1", "h2", "h3", "h4", "h5", "h6", "summary", "th":
 		b.kind = BoxHeading

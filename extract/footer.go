@@ -40,12 +40,12 @@ func (c *candidate) how() string {
 // footerCandidate returns a candidate for n when its markup names it a
 // footer: a <footer> element, role="contentinfo", or an id or class such as
 // "footer", "site-footer", "navFooter", "foot", "colophon".
-func (w *walker) footerCandidate(n *html.Node, name string) *candidate {
+func (w *walker) footerCandidate(n *html.Node, role string) *candidate {
 	strength := 0
 	switch {
 	case n.DataAtom == atom.Footer && n.Namespace == "":
 		strength = 3
-	case hasToken(attr(n, "role"), "contentinfo"):
+	case hasToken(role, "contentinfo"):
 		strength = 2
 	case namesFooter(attr(n, "id")) || classNamesFooter(attr(n, "class")):
 		strength = 1
@@ -57,7 +57,10 @@ func (w *walker) footerCandidate(n *html.Node, name string) *candidate {
 }
 
 func classNamesFooter(class string) bool {
-	for _, c := range strings.Fields(class) {
+	if !mayNameFooter(strings.ToLower(class)) {
+		return false
+	}
+	for c := range strings.FieldsSeq(class) {
 		if namesFooter(c) {
 			return true
 		}
@@ -74,12 +77,23 @@ func namesFooter(token string) bool {
 	if strings.Contains(lower, "footer") {
 		return true
 	}
+	if !mayNameFooter(lower) {
+		return false // most ids and classes: no need to cut them into words
+	}
 	for _, w := range splitIdentifier(token) {
 		if w == "foot" || w == "colophon" || w == "ftr" {
 			return true
 		}
 	}
 	return false
+}
+
+// mayNameFooter reports whether a lower-cased id or class could hold a
+// word namesFooter takes: each word is a run of the token's characters,
+// lower-cased rune by rune as the whole is, so it can only be "foot",
+// "colophon" or "ftr" where the lower-cased whole contains that.
+func mayNameFooter(lower string) bool {
+	return strings.Contains(lower, "foot") || strings.Contains(lower, "colophon") || strings.Contains(lower, "ftr")
 }
 
 // splitIdentifier cuts "page-foot", "page_foot" and "pageFoot" into lower

@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
-	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -204,43 +204,83 @@ func (w *walker) scanHead(doc *html.Node, pageURL *url.URL) {
 	visit(doc)
 	// Alternates are resolved against the final base, so collect them
 	// after the base is known.
-	goquery.NewDocumentFromNode(doc).Find("link[rel][hreflang][href]").Each(func(_ int, l *goquery.Selection) {
-		if !hasToken(l.AttrOr("rel", ""), "alternate") {
-			return
+	for n := range doc.Descendants() {
+		if !isAlternateLink(n) {
+			continue
 		}
-		lang := strings.ToLower(strings.TrimSpace(l.AttrOr("hreflang", "")))
-		u, _ := w.resolve(l.AttrOr("href", ""))
+		rel, _ := anyAttr(n, "rel")
+		if !hasToken(rel, "alternate") {
+			continue
+		}
+		hreflang, _ := anyAttr(n, "hreflang")
+		href, _ := anyAttr(n, "href")
+		lang := strings.ToLower(strings.TrimSpace(hreflang))
+		u, _ := w.resolve(href)
 		if a := (Alternate{Lang: lang, URL: u}); lang != "" && u != "" && !seenAlt[a] {
 			seenAlt[a] = true
 			w.page.Alternates = append(w.page.Alternates, a)
 		}
-	})
+	}
 }
 
-// skipped elements hold nothing a reader sees as text of the page.
-var skipped = map[string]bool{
-	"head": true, "script": true, "style": true, "template": true,
-	"noscript": true, "svg": true, "iframe": true, "canvas": true,
-	"audio": true, "video": true, "object": true, "datalist": true,
-	"title": true, "frameset": true, "frame": true,
+// isAlternateLink reports whether n is a <link> with rel, hreflang and
+// href attributes. Like the CSS selector link[rel][hreflang][href] it
+// stands for, it looks at the element name and attribute keys whatever
+// their namespace, so a <link> inside <svg> or a <template> counts.
+func isAlternateLink(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.Data != "link" {
+		return false
+	}
+	_, rel := anyAttr(n, "rel")
+	_, lang := anyAttr(n, "hreflang")
+	_, href := anyAttr(n, "href")
+	return rel && lang && href
 }
 
-// blocks are the elements that separate words: CSS block and list-item
-// boxes, table rows and cells, and line breaks. Everything else, custom
-// elements included, is inline, as in a browser's default style sheet.
-var blockElements = map[string]bool{
-	"address": true, "article": true, "aside": true, "blockquote": true,
-	"body": true, "br": true, "caption": true, "center": true, "dd": true,
-	"details": true, "dialog": true, "dir": true, "div": true, "dl": true,
-	"dt": true, "fieldset": true, "figcaption": true, "figure": true,
-	"footer": true, "form": true, "h1": true, "h2": true, "h3": true,
-	"h4": true, "h5": true, "h6": true, "header": true, "hgroup": true,
-	"hr": true, "html": true, "legend": true, "li": true, "listing": true,
-	"main": true, "menu": true, "nav": true, "ol": true, "p": true,
-	"plaintext": true, "pre": true, "section": true, "summary": true,
-	"table": true, "tbody": true, "td": true, "tfoot": true, "th": true,
-	"thead": true, "tr": true, "ul": true, "xmp": true, "option": true,
-	"optgroup": true, "search": true, "colgroup": true, "col": true,
+// anyAttr returns the first attribute named key in any namespace.
+func anyAttr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}
+
+// isSkipped reports the elements that hold nothing a reader sees as text
+// of the page. (A switch, not a map: it is asked for every element.)
+func isSkipped(name string) bool {
+	switch name {
+	case "head", "script", "style", "template",
+		"noscript", "svg", "iframe", "canvas",
+		"audio", "video", "object", "datalist",
+		"title", "frameset", "frame":
+		return true
+	}
+	return false
+}
+
+// isBlock reports the elements that separate words: CSS block and
+// list-item boxes, table rows and cells, and line breaks. Everything else,
+// custom elements included, is inline, as in a browser's default style
+// sheet.
+func isBlock(name string) bool {
+	switch name {
+	case "address", "article", "aside", "blockquote",
+		"body", "br", "caption", "center", "dd",
+		"details", "dialog", "dir", "div", "dl",
+		"dt", "fieldset", "figcaption", "figure",
+		"footer", "form", "h1", "h2", "h3",
+		"h4", "h5", "h6", "header", "hgroup",
+		"hr", "html", "legend", "li", "listing",
+		"main", "menu", "nav", "ol", "p",
+		"plaintext", "pre", "section", "summary",
+		"table", "tbody", "td", "tfoot", "th",
+		"thead", "tr", "ul", "xmp", "option",
+		"optgroup", "search", "colgroup", "col":
+		return true
+	}
+	return false
 }
 
 func (w *walker) walk(n *html.Node, hidden bool) {
@@ -264,13 +304,14 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 		}
 		name = "" // MathML: inline, text kept
 	}
-	if skipped[name] {
+	if isSkipped(name) {
 		if name == "noscript" {
 			w.noteNoscript(n)
 		}
 		return
 	}
 
+	role := attr(n, "role")
 	selfHidden := isHidden(n)
 	if selfHidden {
 		for _, l := range w.open {
@@ -278,10 +319,10 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 		}
 	}
 	shown := !hidden && !selfHidden
-	block := blockElements[name]
+	block := isBlock(name)
 	if block {
 		w.breakBlock(shown)
-		w.boxes = append(w.boxes, w.boxOf(n, name))
+		w.boxes = append(w.boxes, w.boxOf(name, role))
 	}
 
 	var link *openLink
@@ -297,12 +338,12 @@ func (w *walker) walk(n *html.Node, hidden bool) {
 		}
 	}
 
-	article := name == "article" || hasToken(attr(n, "role"), "article")
-	cand := w.footerCandidate(n, name)
-	if name == "main" || name == "h1" || hasToken(attr(n, "role"), "main") {
+	article := name == "article" || hasToken(role, "article")
+	cand := w.footerCandidate(n, role)
+	isMain := name == "main" || hasToken(role, "main")
+	if isMain || name == "h1" {
 		w.markers = append(w.markers, n)
 	}
-	isMain := name == "main" || hasToken(attr(n, "role"), "main")
 	if article {
 		w.articleDepth++
 	}
@@ -385,17 +426,17 @@ func shadowRoot(n *html.Node) *html.Node {
 	return nil
 }
 
-// shadowHosts are the standard elements that may have a shadow root;
-// custom elements (a name with a hyphen) may too.
-var shadowHosts = map[string]bool{
-	"article": true, "aside": true, "blockquote": true, "body": true, "div": true,
-	"footer": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true,
-	"h6": true, "header": true, "main": true, "nav": true, "p": true,
-	"section": true, "span": true,
-}
-
+// canHostShadow reports the standard elements that may have a shadow
+// root; custom elements (a name with a hyphen) may too.
 func canHostShadow(name string) bool {
-	return shadowHosts[name] || strings.Contains(name, "-")
+	switch name {
+	case "article", "aside", "blockquote", "body", "div",
+		"footer", "h1", "h2", "h3", "h4", "h5",
+		"h6", "header", "main", "nav", "p",
+		"section", "span":
+		return true
+	}
+	return strings.Contains(name, "-")
 }
 
 // walkSlot reads what a <slot> of a declarative shadow tree shows: the
@@ -455,14 +496,11 @@ func (w *walker) text(s string, hidden bool) {
 		for _, l := range w.open {
 			linked = linked || l.hiddenBelow == 0
 		}
-		for _, r := range s {
-			if unicode.IsLetter(r) || unicode.IsNumber(r) {
-				w.letters++
-				w.curLetters++
-				if linked {
-					w.curLinked++
-				}
-			}
+		n := countLetters(s)
+		w.letters += n
+		w.curLetters += n
+		if linked {
+			w.curLinked += n
 		}
 	}
 	for _, l := range w.open {
@@ -470,6 +508,28 @@ func (w *walker) text(s string, hidden bool) {
 			l.text.WriteString(s)
 		}
 	}
+}
+
+// countLetters counts the letters and digits (unicode.IsLetter or
+// IsNumber) of s; ASCII, most of any page, is decided without a table
+// look-up.
+func countLetters(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			n++
+		}
+		i += size
+	}
+	return n
 }
 
 // breakBlock marks a block boundary: it ends the current block of page
@@ -700,7 +760,7 @@ func attrOK(n *html.Node, key string) (string, bool) {
 // hasToken reports whether a space-separated attribute value holds token,
 // case-insensitively.
 func hasToken(list, token string) bool {
-	for _, f := range strings.Fields(list) {
+	for f := range strings.FieldsSeq(list) {
 		if strings.EqualFold(f, token) {
 			return true
 		}

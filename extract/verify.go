@@ -22,22 +22,59 @@ func Normalize(text string) string {
 	if isFolded(text) {
 		return text
 	}
+	return foldSpace(text)
+}
+
+// foldSpace folds every run of white space in s to one ASCII space and
+// drops it at both ends; a byte that is not UTF-8 becomes U+FFFD. It
+// copies the runs between spaces whole rather than rune by rune: page
+// text is mostly ASCII words between newlines and indentation.
+func foldSpace(s string) string {
 	var b strings.Builder
-	b.Grow(len(text))
+	b.Grow(len(s))
 	pendingSpace := false
-	for _, r := range text {
-		if unicode.IsSpace(r) {
+	start := -1 // where the run of non-space not yet copied began
+	for i := 0; i < len(s); {
+		c := s[i]
+		size, space, bad := 1, false, false
+		if c < utf8.RuneSelf {
+			space = asciiSpace[c]
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			bad = r == utf8.RuneError && size == 1
+			space = !bad && unicode.IsSpace(r)
+		}
+		if space {
+			if start >= 0 {
+				b.WriteString(s[start:i])
+				start = -1
+			}
 			pendingSpace = b.Len() > 0
-			continue
+		} else {
+			if start < 0 {
+				if pendingSpace {
+					b.WriteByte(' ')
+					pendingSpace = false
+				}
+				start = i
+			}
+			if bad {
+				b.WriteString(s[start:i])
+				b.WriteString("\uFFFD")
+				start = -1
+			}
 		}
-		if pendingSpace {
-			b.WriteByte(' ')
-			pendingSpace = false
-		}
-		b.WriteRune(r)
+		i += size
+	}
+	if start >= 0 {
+		b.WriteString(s[start:])
 	}
 	return b.String()
 }
+
+// asciiSpace marks the ASCII bytes unicode.IsSpace takes.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // isFolded reports whether s already has no leading, trailing or repeated
 // white space and no white space other than U+0020 (the common case for

@@ -1,0 +1,184 @@
+package extract
+
+import (
+	"math/rand"
+	"os"
+	"strings"
+	"testing"
+	"unicode"
+
+	"golang.org/x/net/html"
+)
+
+// The functions below are the versions that were replaced for speed, kept
+// as the reference the new ones must agree with on every input.
+
+func refFoldSpace(text string) string {
+	var b strings.Builder
+	pendingSpace := false
+	for _, r := range text {
+		if unicode.IsSpace(r) {
+			pendingSpace = b.Len() > 0
+			continue
+		}
+		if pendingSpace {
+			b.WriteByte(' ')
+			pendingSpace = false
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func refNamesFooter(token string) bool {
+	if strings.Contains(strings.ToLower(token), "footer") {
+		return true
+	}
+	for _, w := range splitIdentifier(token) {
+		if w == "foot" || w == "colophon" || w == "ftr" {
+			return true
+		}
+	}
+	return false
+}
+
+func refClassNamesFooter(class string) bool {
+	for _, c := range strings.Fields(class) {
+		if refNamesFooter(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func refHasToken(list, token string) bool {
+	for _, f := range strings.Fields(list) {
+		if strings.EqualFold(f, token) {
+			return true
+		}
+	}
+	return false
+}
+
+func refCountLetters(s string) int {
+	n := 0
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsNumber(r) {
+			n++
+		}
+	}
+	return n
+}
+
+var refSkipped = map[string]bool{
+	"head": true, "script": true, "style": true, "template": true,
+	"noscript": true, "svg": true, "iframe": true, "canvas": true,
+	"audio": true, "video": true, "object": true, "datalist": true,
+	"title": true, "frameset": true, "frame": true,
+}
+
+var refBlock = map[string]bool{
+	"address": true, "article": true, "aside": true, "blockquote": true,
+	"body": true, "br": true, "caption": true, "center": true, "dd": true,
+	"details": true, "dialog": true, "dir": true, "div": true, "dl": true,
+	"dt": true, "fieldset": true, "figcaption": true, "figure": true,
+	"footer": true, "form": true, "h1": true, "h2": true, "h3": true,
+	"h4": true, "h5": true, "h6": true, "header": true, "hgroup": true,
+	"hr": true, "html": true, "legend": true, "li": true, "listing": true,
+	"main": true, "menu": true, "nav": true, "ol": true, "p": true,
+	"plaintext": true, "pre": true, "section": true, "summary": true,
+	"table": true, "tbody": true, "td": true, "tfoot": true, "th": true,
+	"thead": true, "tr": true, "ul": true, "xmp": true, "option": true,
+	"optgroup": true, "search": true, "colgroup": true, "col": true,
+}
+
+var refShadowHosts = map[string]bool{
+	"article": true, "aside": true, "blockquote": true, "body": true, "div": true,
+	"footer": true, "h1": true, "h2": true, "h3": true, "h4": true, "h5": true,
+	"h6": true, "header": true, "main": true, "nav": true, "p": true,
+	"section": true, "span": true,
+}
+
+// equivInputs are strings to compare old and new on: edge cases, random
+// strings over an alphabet of spaces, letters, marks and broken bytes, and
+// every text, element name and attribute value of the real pages.
+func equivInputs(t *testing.T) (texts, names []string) {
+	texts = []string{"", " ", "a", " a ", "a  b", "\t\na\u00a0\u2003b\u3000", "\xff", " \xff ", "a\xffb", "\xe2\x80", "x\xe2\x80 y",
+		"\u0085a\u0085", "\ufffd", "Foot", "FOOTER", "page-foot", "pageFoot", "ftr", "Colophon", "footnote", "\u212aelvin", "İstanbul foot",
+		"nav footer", "main  MAIN", "contentinfo\u00a0x", "Fo\xffot", "fOoT_x", "ﬀoot"}
+	alphabet := []string{" ", "\t", "\n", "\u00a0", "\u2028", "\u3000", "\u0085", "a", "Z", "ø", "Å", "1", "٣", "\u0301", "\u00ad",
+		"\xff", "\xc3", "\xe2\x80", "-", "_", "f", "o", "t", "F", "O", "T", "r", "\u212a", "İ", "ß"}
+	rng := rand.New(rand.NewSource(7))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.Intn(12) {
+			b.WriteString(alphabet[rng.Intn(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	for name := range refBlock {
+		names = append(names, name)
+	}
+	for name := range refSkipped {
+		names = append(names, name)
+	}
+	for name := range refShadowHosts {
+		names = append(names, name)
+	}
+	names = append(names, "", "x-y", "my-footer", "DIV", "span", "a", "font")
+	for _, f := range realwebHTMLFiles(t) {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := parseDocument(decodeBody(body, "text/html", true).text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range doc.Descendants() {
+			switch n.Type {
+			case html.TextNode:
+				texts = append(texts, n.Data)
+			case html.ElementNode:
+				names = append(names, n.Data)
+				for _, a := range n.Attr {
+					texts = append(texts, a.Val)
+				}
+			}
+		}
+	}
+	return texts, names
+}
+
+func TestSpeedRewritesAgreeWithReference(t *testing.T) {
+	texts, names := equivInputs(t)
+	for _, s := range texts {
+		if got, want := foldSpace(s), refFoldSpace(s); got != want {
+			t.Errorf("foldSpace(%q) = %q, reference %q", s, got, want)
+		}
+		if got, want := namesFooter(s), refNamesFooter(s); got != want {
+			t.Errorf("namesFooter(%q) = %v, reference %v", s, got, want)
+		}
+		if got, want := classNamesFooter(s), refClassNamesFooter(s); got != want {
+			t.Errorf("classNamesFooter(%q) = %v, reference %v", s, got, want)
+		}
+		for _, tok := range []string{"main", "article", "contentinfo", "alternate", "navigation"} {
+			if got, want := hasToken(s, tok), refHasToken(s, tok); got != want {
+				t.Errorf("hasToken(%q, %q) = %v, reference %v", s, tok, got, want)
+			}
+		}
+		if got, want := countLetters(s), refCountLetters(s); got != want {
+			t.Errorf("countLetters(%q) = %d, reference %d", s, got, want)
+		}
+		if got, want := validUTF8([]byte(s)), strings.ToValidUTF8(s, "\uFFFD"); got != want {
+			t.Errorf("validUTF8(%q) = %q, reference %q", s, got, want)
+		}
+	}
+	for _, name := range names {
+		if isSkipped(name) != refSkipped[name] || isBlock(name) != refBlock[name] ||
+			canHostShadow(name) != (refShadowHosts[name] || strings.Contains(name, "-")) {
+			t.Errorf("element %q: skipped %v block %v shadow host %v differ from the reference lists", name, isSkipped(name), isBlock(name), canHostShadow(name))
+		}
+	}
+	t.Logf("%d strings, %d element names compared", len(texts), len(names))
+}
