@@ -87,6 +87,11 @@ func (w *walker) inMain() bool { return w.mainDepth > 0 }
 // joinBlocks is the page text: the blocks' texts joined by single spaces.
 func joinBlocks(blocks []Block) string {
 	var b strings.Builder
+	n := 0
+	for _, bl := range blocks {
+		n += len(bl.Text) + 1
+	}
+	b.Grow(n)
 	for i, bl := range blocks {
 		if i > 0 {
 			b.WriteByte(' ')

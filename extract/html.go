@@ -97,7 +97,12 @@ func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	w.walk(doc, false)
 	w.flushBlock()
 	p.Blocks = w.blocks
-	p.Text = Normalize(joinBlocks(w.blocks))
+	// Each block is already Normalize'd and non-empty, so their join by
+	// single spaces is too: no white space to fold, and NFC holds across
+	// the joins (U+0020 composes with nothing on either side, and, a
+	// starter, it ends any run of combining marks). Normalizing it again
+	// was a whole pass over the text for nothing.
+	p.Text = joinBlocks(w.blocks)
 	p.Links = w.links
 	w.chooseFooter()
 	p.AppShell = w.isAppShell()

@@ -182,3 +182,28 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 	}
 	t.Logf("%d strings, %d element names compared", len(texts), len(names))
 }
+
+// TestJoinedBlocksAreNormalized backs HTML's use of joinBlocks without a
+// final Normalize: blocks that are each Normalize'd, joined by spaces,
+// are a Normalize'd text, however combining marks, Hangul jamo and white
+// space sit at their ends.
+func TestJoinedBlocksAreNormalized(t *testing.T) {
+	alphabet := []string{"a", "e", "\u0301", "\u0308", "\u0327", "\u1100", "\u1161", "\u11a8", "\uac00", "\u0f73", "\u0345",
+		" ", "\u00a0", "\u2000", "\u2001", "\n", "\u212b", "\u00c5", "\u0041", "\u034f", "\u3099", "\u304b", "\xff"}
+	rng := rand.New(rand.NewSource(11))
+	for range 20000 {
+		var blocks []Block
+		for range 1 + rng.Intn(4) {
+			var b strings.Builder
+			for range rng.Intn(40) {
+				b.WriteString(alphabet[rng.Intn(len(alphabet))])
+			}
+			if s := Normalize(b.String()); s != "" {
+				blocks = append(blocks, Block{Text: s})
+			}
+		}
+		if j := joinBlocks(blocks); Normalize(j) != j {
+			t.Fatalf("joined blocks %q are not Normalize'd: %q", j, Normalize(j))
+		}
+	}
+}
