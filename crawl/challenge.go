@@ -66,22 +66,61 @@ func challengeOf(status int, h http.Header, body []byte) (marker string, ok bool
 }
 
 // pageTitle returns the text of the first <title>, unescaped and trimmed.
+// Tag names are ASCII, so the tags are found ignoring ASCII case, in the
+// body as it is: no lower-cased copy (lower-casing all 128 KiB was most of
+// the challenge check's time), and the title is cut at the offsets where
+// it was found, whatever non-ASCII or broken bytes come before it.
 func pageTitle(b []byte) string {
-	lower := bytes.ToLower(b)
-	i := bytes.Index(lower, []byte("<title"))
+	i := indexTag(b, "<title")
 	if i < 0 {
 		return ""
 	}
-	gt := bytes.IndexByte(lower[i:], '>')
+	gt := bytes.IndexByte(b[i:], '>')
 	if gt < 0 {
 		return ""
 	}
 	start := i + gt + 1
-	end := bytes.Index(lower[start:], []byte("</title"))
+	end := indexTag(b[start:], "</title")
 	if end < 0 || end > 1024 {
 		return ""
 	}
 	return strings.Join(strings.Fields(html.UnescapeString(string(b[start:start+end]))), " ")
+}
+
+// indexTag is the offset of the first match of tag in b, ignoring ASCII
+// case, or -1. tag is lower case and starts with '<', which has no case,
+// so each '<' is a candidate.
+func indexTag(b []byte, tag string) int {
+	for i := 0; len(b)-i >= len(tag); {
+		j := bytes.IndexByte(b[i:], '<')
+		if j < 0 {
+			return -1
+		}
+		i += j
+		if len(b)-i < len(tag) {
+			return -1
+		}
+		if asciiEqualFold(b[i:i+len(tag)], tag) {
+			return i
+		}
+		i++
+	}
+	return -1
+}
+
+// asciiEqualFold reports whether b equals the lower-case ASCII s when
+// ASCII letters in b are lower-cased.
+func asciiEqualFold(b []byte, s string) bool {
+	for k := range len(s) {
+		c := b[k]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != s[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // almostNoText reports whether an HTML page shows next to no text: a page
