@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -57,7 +58,7 @@ func (w *walker) footerCandidate(n *html.Node, role string) *candidate {
 }
 
 func classNamesFooter(class string) bool {
-	if !mayNameFooter(strings.ToLower(class)) {
+	if !mayNameFooter(class) {
 		return false
 	}
 	for c := range strings.FieldsSeq(class) {
@@ -73,12 +74,11 @@ func classNamesFooter(class string) bool {
 // words is "foot" or "colophon" ("foot", "page-foot"). "footnote" is not a
 // footer.
 func namesFooter(token string) bool {
-	lower := strings.ToLower(token)
-	if strings.Contains(lower, "footer") {
-		return true
+	if !mayNameFooter(token) {
+		return false // most ids and classes: no need to lower-case them or cut them into words
 	}
-	if !mayNameFooter(lower) {
-		return false // most ids and classes: no need to cut them into words
+	if strings.Contains(strings.ToLower(token), "footer") {
+		return true
 	}
 	for _, w := range splitIdentifier(token) {
 		if w == "foot" || w == "colophon" || w == "ftr" {
@@ -88,12 +88,51 @@ func namesFooter(token string) bool {
 	return false
 }
 
-// mayNameFooter reports whether a lower-cased id or class could hold a
-// word namesFooter takes: each word is a run of the token's characters,
-// lower-cased rune by rune as the whole is, so it can only be "foot",
-// "colophon" or "ftr" where the lower-cased whole contains that.
-func mayNameFooter(lower string) bool {
-	return strings.Contains(lower, "foot") || strings.Contains(lower, "colophon") || strings.Contains(lower, "ftr")
+// mayNameFooter reports whether an id or class could name a footer: its
+// lower-cased form must contain "foot" (in "footer" too), "colophon" or
+// "ftr". Each word namesFooter cuts out is a run of the token's
+// characters, lower-cased rune by rune as the whole is, so a word can only
+// be one of those where the lower-cased whole contains it. An ASCII
+// token, nearly every one, is searched ignoring ASCII case without making
+// a lower-cased copy.
+func mayNameFooter(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			lower := strings.ToLower(s)
+			return strings.Contains(lower, "foot") || strings.Contains(lower, "colophon") || strings.Contains(lower, "ftr")
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch s[i] | 0x20 { // ASCII lower case, for letters
+		case 'f':
+			if hasPrefixFold(s[i:], "foot") || hasPrefixFold(s[i:], "ftr") {
+				return true
+			}
+		case 'c':
+			if hasPrefixFold(s[i:], "colophon") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether the ASCII s starts with the lower-case
+// ASCII prefix, ignoring case.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // splitIdentifier cuts "page-foot", "page_foot" and "pageFoot" into lower

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"golang.org/x/net/html"
+	"golang.org/x/text/unicode/norm"
 )
 
 // The functions below are the versions that were replaced for speed, kept
@@ -28,6 +29,16 @@ func refFoldSpace(text string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+func refNormalize(text string) string {
+	if !norm.NFC.IsNormalString(text) {
+		text = norm.NFC.String(text)
+	}
+	if isFolded(text) {
+		return text
+	}
+	return refFoldSpace(text)
 }
 
 func refNamesFooter(token string) bool {
@@ -156,6 +167,9 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 		if got, want := foldSpace(s), refFoldSpace(s); got != want {
 			t.Errorf("foldSpace(%q) = %q, reference %q", s, got, want)
 		}
+		if got, want := Normalize(s), refNormalize(s); got != want {
+			t.Errorf("Normalize(%q) = %q, reference %q", s, got, want)
+		}
 		if got, want := namesFooter(s), refNamesFooter(s); got != want {
 			t.Errorf("namesFooter(%q) = %v, reference %v", s, got, want)
 		}
@@ -169,6 +183,13 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 		}
 		if got, want := countLetters(s), refCountLetters(s); got != want {
 			t.Errorf("countLetters(%q) = %d, reference %d", s, got, want)
+		}
+		ascii := true
+		for i := range len(s) {
+			ascii = ascii && s[i] < 0x80
+		}
+		if isASCII(s) != ascii {
+			t.Errorf("isASCII(%q) = %v", s, !ascii)
 		}
 		if got, want := validUTF8([]byte(s)), strings.ToValidUTF8(s, "\uFFFD"); got != want {
 			t.Errorf("validUTF8(%q) = %q, reference %q", s, got, want)
@@ -204,6 +225,29 @@ func TestJoinedBlocksAreNormalized(t *testing.T) {
 		}
 		if j := joinBlocks(blocks); Normalize(j) != j {
 			t.Fatalf("joined blocks %q are not Normalize'd: %q", j, Normalize(j))
+		}
+	}
+}
+
+// TestASCIIIsNFC backs Normalize skipping the NFC check for ASCII text:
+// every ASCII character, and every pair of them, is already NFC (NFC only
+// composes a character with a following combining one, and none is
+// ASCII), so every ASCII string is.
+func TestASCIIIsNFC(t *testing.T) {
+	for a := range 128 {
+		for b := range 128 {
+			if s := string([]byte{byte(a), byte(b)}); !norm.NFC.IsNormalString(s) {
+				t.Errorf("%q is not NFC", s)
+			}
+		}
+	}
+	for _, s := range []string{"", "a", "abcdefgh", "abcdefghi\x7f", "abcdefg\x80", "\xc3\xa5bcdefghijk", "abcdefghijklmno\xe2"} {
+		want := true
+		for i := range len(s) {
+			want = want && s[i] < 0x80
+		}
+		if isASCII(s) != want {
+			t.Errorf("isASCII(%q) = %v", s, !want)
 		}
 	}
 }

@@ -16,13 +16,30 @@ import (
 // paragraph separators). Nothing else changes: case, quotation marks, dashes,
 // soft hyphens and zero-width characters stay as they are.
 func Normalize(text string) string {
-	if !norm.NFC.IsNormalString(text) {
+	// ASCII text, most of any page, is NFC as it stands: skip the check.
+	if !isASCII(text) && !norm.NFC.IsNormalString(text) {
 		text = norm.NFC.String(text)
 	}
 	if isFolded(text) {
 		return text
 	}
 	return foldSpace(text)
+}
+
+// isASCII reports whether s is all ASCII; it ORs the bytes eight at a
+// time rather than testing each.
+func isASCII(s string) bool {
+	var or8 uint64
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		or8 |= uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	}
+	var or byte
+	for ; i < len(s); i++ {
+		or |= s[i]
+	}
+	return or8&0x8080808080808080 == 0 && or < utf8.RuneSelf
 }
 
 // foldSpace folds every run of white space in s to one ASCII space and
