@@ -43,6 +43,8 @@ func TestDecodedBody(t *testing.T) {
 		{"identity", []string{"identity"}, text, 1 << 20, text, nil},
 		{"none", nil, text, 1 << 20, text, nil},
 		{"none, over the cap", nil, text, 100, nil, ErrTooLarge},
+		{"none, exactly at the cap", nil, text, int64(len(text)), text, nil},
+		{"none, one byte over the cap", nil, text, int64(len(text)) - 1, nil, ErrTooLarge},
 		{"gzip then deflate, one header", []string{"gzip, deflate"}, zlibbed(gzipped(t, text)), 1 << 20, text, nil},
 		{"gzip then gzip, two headers", []string{"gzip", "gzip"}, gzipped(t, gzipped(t, text)), 1 << 20, text, nil},
 		{"brotli", []string{"br"}, text, 1 << 20, nil, ErrUnsupportedEncoding},
@@ -72,6 +74,40 @@ func TestDecodedBody(t *testing.T) {
 			}
 			if tt.wantErr == nil && !bytes.Equal(got, tt.want) {
 				t.Errorf("DecodedBody: %d bytes, want %d", len(got), len(tt.want))
+			}
+		})
+	}
+}
+
+// A body without codings is given as a copy of its first max bytes, as a
+// decoded one is: changing what DecodePrefix returned leaves the stored body
+// as it was, and an empty body is an empty slice, not nil.
+func TestDecodePrefixWithoutCodings(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		body     []byte
+		max      int64
+		want     string
+		wantMore bool
+	}{
+		{"shorter than max", []byte("hello"), 10, "hello", false},
+		{"exactly max", []byte("hello"), 5, "hello", false},
+		{"over max", []byte("hello"), 3, "hel", true},
+		{"empty", []byte{}, 10, "", false},
+		{"nil", nil, 10, "", false},
+		{"max zero", []byte("hello"), 0, "", true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stored := bytes.Clone(tt.body)
+			out, more, err := DecodePrefix(tt.body, []string{"identity"}, tt.max)
+			if err != nil || more != tt.wantMore || string(out) != tt.want || out == nil {
+				t.Fatalf("DecodePrefix = %q (nil %v), %v, %v; want %q, %v", out, out == nil, more, err, tt.want, tt.wantMore)
+			}
+			for i := range out {
+				out[i] = 'x'
+			}
+			if !bytes.Equal(tt.body, stored) {
+				t.Errorf("the stored body changed with what DecodePrefix returned: %q", tt.body)
 			}
 		})
 	}
