@@ -48,11 +48,21 @@ const (
 	minClauseRunes = 40
 )
 
+// topicLists are the lists of classify's first test, whether a sentence
+// is on a topic at all (firstWeak reads licenceWeak): one of them must
+// match before every list is matched. A list added to that test is added
+// here.
+var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, apiCues}
+
 // classify reads one piece. ok is false when the piece speaks of none of
 // our topics, or only of the user's content or the service's own doings.
 func classify(p piece) (Sentence, bool) {
-	ws := splitWords(p.text)
 	s := Sentence{Text: p.text, LeadIn: p.leadIn}
+	ws := tokenize(p.text)
+	if !matchesAny(ws, topicLists) {
+		return s, false // on none of the topics below: most sentences of a page
+	}
+	ws.hits = matchAll(ws)
 	scrape, scrapeW, isScrape := firstHit(ws, scrapingCues)
 	ai, aiW, isAI := firstHit(ws, aiCues)
 	lic, licW, isLic := firstHit(ws, licenceStrong)

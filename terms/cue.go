@@ -137,6 +137,41 @@ type cueHit struct {
 	n int
 }
 
+// matchesAny reports whether a cue of any of the lists matches in ws: the
+// candidates matchAll tries, only those of the lists, up to the first that
+// matches.
+func matchesAny(ws words, lists []*cueList) bool {
+	ix := index()
+	want := make([]bool, len(allLists))
+	for _, l := range lists {
+		want[l.id] = true
+	}
+	try := func(refs []cueRef, i int) bool {
+		for _, r := range refs {
+			if want[r.list] {
+				if _, ok := allLists[r.list].cues[r.n].matchAt(ws, 0, i); ok {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for i, w := range ws.w {
+		if try(ix.exact[w], i) {
+			return true
+		}
+		for k, n := 0, 0; k < len(w); k++ {
+			if n = ix.child(n, w[k]); n == 0 {
+				break
+			}
+			if try(ix.prefix[n].refs, i) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // matchAll finds every match of every cue of allLists in ws, by list,
 // each list's matches ordered by where they start (then by the cue's
 // place in its list).

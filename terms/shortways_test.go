@@ -110,8 +110,30 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 	}
 	for _, s := range sents {
 		ws := tokenize(s)
-		if got, want := matchAll(ws), matchAllByMap(ws); !reflect.DeepEqual(got, want) {
-			t.Errorf("matchAll(%.80q) = %v, by map %v", s, got, want)
+		all := matchAllByMap(ws)
+		if got := matchAll(ws); !reflect.DeepEqual(got, all) {
+			t.Errorf("matchAll(%.80q) = %v, by map %v", s, got, all)
+		}
+		// classify's early way out: matchesAny finds a topic list's cue
+		// exactly when matching every list does, and when it finds none,
+		// none of classify's topic tests would have held
+		none := true
+		for _, l := range topicLists {
+			none = none && len(all[l.id]) == 0
+		}
+		if got := matchesAny(ws, topicLists); got == none {
+			t.Errorf("matchesAny(%.80q, topicLists) = %v; matching every list finds topic hits: %v", s, got, !none)
+		}
+		if none {
+			full := splitWords(s)
+			_, _, scrape := firstHit(full, scrapingCues)
+			_, _, ai := firstHit(full, aiCues)
+			_, _, lic := firstHit(full, licenceStrong)
+			_, _, weak, _ := firstWeak(full)
+			_, _, api := firstHit(full, apiCues)
+			if scrape || ai || lic || weak || api {
+				t.Errorf("%.80q: no topic list matches, yet classify's topic tests hold", s)
+			}
 		}
 	}
 	if len(texts) == len(edgeTexts) {
