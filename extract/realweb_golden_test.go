@@ -28,7 +28,8 @@ var goldenContentTypes = []string{"text/html", "text/html; charset=iso-8859-1", 
 
 // TestRealwebPagesUnchanged reads every real HTML page of ../shared/realweb
 // and compares a digest of everything HTML returns (text, blocks, links,
-// footer, alternates, app shell, charset) with the digests recorded in
+// footer, alternates, app shell, charset), and of what PDFExtract returns
+// for every real PDF, with the digests recorded in
 // testdata, so a change made for speed cannot change a byte of what is
 // read. The pages themselves stay outside the project; only digests are
 // kept.
@@ -56,6 +57,24 @@ func TestRealwebPagesUnchanged(t *testing.T) {
 			sum := sha256.Sum256(out)
 			got[fmt.Sprintf("%s#%d", name, i)] = hex.EncodeToString(sum[:])
 		}
+	}
+	pdfs, _ := filepath.Glob(filepath.Join(realwebDir, "*", "*.pdf"))
+	for _, f := range pdfs {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, info, err := PDFExtract(body, 0)
+		out, jerr := json.Marshal(struct {
+			Text string
+			Info PDFInfo
+			Err  string
+		}{text, info, fmt.Sprint(err)})
+		if jerr != nil {
+			t.Fatal(jerr)
+		}
+		sum := sha256.Sum256(out)
+		got[filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f)] = hex.EncodeToString(sum[:])
 	}
 	if *updateGolden {
 		keys := make([]string, 0, len(got))
