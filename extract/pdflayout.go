@@ -112,6 +112,10 @@ func linePieces(glyphs []glyph) []*piece {
 // appendPieces cuts one line (sorted by x) at wide gaps, dropping glyphs
 // drawn twice at nearly the same place (a bold effect some producers use).
 func appendPieces(pieces []*piece, line []glyph) []*piece {
+	first := len(pieces) // the pieces before are done: finish only this line's
+	// The line's pieces share one array: each holds a run of it, in order.
+	buf := make([]glyph, 0, len(line))
+	start := 0
 	var cur *piece
 	for _, g := range line {
 		if cur != nil {
@@ -126,14 +130,16 @@ func appendPieces(pieces []*piece, line []glyph) []*piece {
 		if cur == nil {
 			cur = &piece{x0: g.x, x1: g.x + g.w}
 			pieces = append(pieces, cur)
+			start = len(buf)
 		}
-		cur.glyphs = append(cur.glyphs, g)
+		buf = append(buf, g)
+		cur.glyphs = buf[start:len(buf):len(buf)]
 		cur.x1 = max(cur.x1, g.x+g.w)
 		if g.size > cur.size && !g.space {
 			cur.size, cur.y = g.size, g.y
 		}
 	}
-	for _, p := range pieces {
+	for _, p := range pieces[first:] {
 		if p.size == 0 { // only spaces
 			p.size, p.y = p.glyphs[0].size, p.glyphs[0].y
 		}
@@ -233,8 +239,11 @@ func isMarker(gs []glyph) bool {
 				chars++
 			}
 		}
+		if chars > 5 || letters > 3 {
+			return false // counts only grow: a line of text is decided at once
+		}
 	}
-	return chars <= 5 && letters <= 3
+	return true
 }
 
 // sideBySide reports whether most pieces of the side with fewer pieces
@@ -383,8 +392,8 @@ func notAlnum(r rune) bool { return !isAlnum(r) }
 // gap after every letter, and wider gaps between words) is read as a
 // reader reads it: only the wider gaps are spaces.
 func pieceText(p *piece) string {
-	var letters []glyph
-	var spaceBefore []float64 // width of a space glyph drawn before each letter, -1 for none
+	letters := make([]glyph, 0, len(p.glyphs))
+	spaceBefore := make([]float64, 0, len(p.glyphs)) // width of a space glyph drawn before each letter, -1 for none
 	space := -1.0
 	for _, g := range p.glyphs {
 		if g.space {
