@@ -125,6 +125,8 @@ type openLink struct {
 type walker struct {
 	page *Page
 	base *url.URL
+	// resolved caches resolve's answers by href (see resolve).
+	resolved map[string][2]string
 
 	blocks []Block
 	cur    strings.Builder
@@ -522,9 +524,7 @@ func countLetters(s string) int {
 	n := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-				n++
-			}
+			n += int(asciiAlnum[c])
 			i++
 			continue
 		}
@@ -536,6 +536,16 @@ func countLetters(s string) int {
 	}
 	return n
 }
+
+// asciiAlnum is 1 for the ASCII letters and digits, 0 for other ASCII.
+var asciiAlnum = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // breakBlock marks a block boundary: it ends the current block of page
 // text when the boundary is shown (a hidden <div> inside a paragraph does
@@ -599,6 +609,21 @@ func (w *walker) closeLink(l *openLink, n *html.Node) {
 // (mailto:, javascript:, a bare #fragment that points into the page itself,
 // or an unparseable value).
 func (w *walker) resolve(href string) (string, string) {
+	// Menus repeat their links (a header, a mobile menu, a footer), and
+	// the base is fixed before the first link is resolved, so each href
+	// is worked out once.
+	if r, ok := w.resolved[href]; ok {
+		return r[0], r[1]
+	}
+	u, frag := w.resolveNew(href)
+	if w.resolved == nil {
+		w.resolved = map[string][2]string{}
+	}
+	w.resolved[href] = [2]string{u, frag}
+	return u, frag
+}
+
+func (w *walker) resolveNew(href string) (string, string) {
 	ref, err := parseHref(href)
 	if err != nil {
 		return "", ""

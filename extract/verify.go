@@ -100,6 +100,11 @@ func isFolded(s string) bool {
 	prevSpace := true // a leading space is not folded
 	for i := 0; i < len(s); {
 		c := s[i]
+		if ' ' < c && c < utf8.RuneSelf { // the usual byte: one test
+			prevSpace = false
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
 			switch c {
 			case ' ':
