@@ -24,7 +24,8 @@
 # (weeks run so far),
 # DIR/cost.tsv (per run: week, batches, bytes the publish job fetched, the
 # store on disk, bytes of evidence added, seconds of the publish job, bytes
-# of derived cache restored, bytes of tree cache restored).
+# of derived cache restored, bytes of tree cache restored; each cache as the
+# Actions cache moves it, compressed).
 # Week k serves stage min(k, last) of the fixture web.
 #
 # Environment: BIN (the crawlsignals binary, default ./crawlsignals), SITES
@@ -49,6 +50,14 @@ export BASE_URL=${BASE_URL:-http://127.0.0.1:8080/}
 run=$dir/run
 
 say() { echo "weekly: $*"; }
+
+# packed DIR: the bytes of DIR as the Actions cache stores and restores it
+# (a tar, compressed with zstd; gzip where zstd is missing).
+packed() {
+  local z=gzip
+  command -v zstd > /dev/null && z="zstd -q"
+  tar -C "$(dirname "$1")" -cf - "$(basename "$1")" | $z -c | wc -c
+}
 
 if [ ! -d "$dir/store" ] && [ "$EVIDENCE_URL" = "file://$dir/store" ]; then
   git init --quiet --bare -b main "$dir/store"
@@ -234,7 +243,7 @@ publish() {
   cd "$d"
   # actions/cache, restore: the batch trees listed by earlier runs.
   if [ -d "$dir/trees" ]; then
-    trees=$(du -sb "$dir/trees" | cut -f1)
+    trees=$(packed "$dir/trees")
     cp -a "$dir/trees" evidence-trees
   fi
   .github/evidence-store.sh open evidence-store manifests evidence-trees
@@ -253,7 +262,7 @@ publish() {
   added=$(cd evidence-store/batches && du -scb --exclude=.derived $(cat ../../new-batches.txt) | tail -n 1 | cut -f1)
   # actions/cache, restore.
   if [ -d "$dir/cache" ]; then
-    cached=$(du -sb "$dir/cache" | cut -f1)
+    cached=$(packed "$dir/cache")
     cp -a "$dir/cache/." evidence-store/batches/
   fi
   ./crawlsignals evidence needs -sites sites.toml -batches evidence-store/batches -content content > needs.txt
