@@ -380,11 +380,15 @@ func firstDiff(path string, got, want any) string {
 	return fmt.Sprintf("%s: got %.300s, want %.300s", path, gj, wj)
 }
 
-// TestMain removes the binary built for the process tests.
+// TestMain removes the binary built for the process tests and the shared
+// crawl of the fixture web (pipeline_test.go), which outlive any one test.
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
+	}
+	if theRun != nil {
+		os.RemoveAll(filepath.Dir(theRun.batches))
 	}
 	os.Exit(code)
 }
