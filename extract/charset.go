@@ -29,7 +29,10 @@ const metaScanLimit = 64 << 10
 
 // decoded is the outcome of choosing and applying a charset.
 type decoded struct {
-	text    string
+	// data is the text as valid UTF-8. When the body was valid UTF-8 and
+	// read as such, it is the body itself, not a copy: HTML parses it in
+	// place, so a page costs no copy as large as itself. It is only read.
+	data    []byte
 	charset string // canonical WHATWG name, e.g. "utf-8", "windows-1252"
 	rule    string
 }
@@ -208,29 +211,29 @@ func metaCharset(body []byte, limit int) string {
 // U+FFFD, so the result is always valid UTF-8.
 func decodeWith(b []byte, name, rule string) decoded {
 	if name == "utf-8" {
-		return decoded{text: validUTF8(b), charset: name, rule: rule}
+		return decoded{data: validUTF8(b), charset: name, rule: rule}
 	}
 	enc, canon := lookupCharset(name)
 	if enc == nil {
-		return decoded{text: validUTF8(b), charset: "utf-8", rule: rule}
+		return decoded{data: validUTF8(b), charset: "utf-8", rule: rule}
 	}
 	out, err := enc.NewDecoder().Bytes(b)
 	if err != nil {
 		// The x/text decoders replace bad input rather than fail; this
 		// is only reached on internal errors. Keep what is readable.
-		return decoded{text: validUTF8(b), charset: "utf-8", rule: rule}
+		return decoded{data: validUTF8(b), charset: "utf-8", rule: rule}
 	}
-	return decoded{text: validUTF8(out), charset: canon, rule: rule}
+	return decoded{data: validUTF8(out), charset: canon, rule: rule}
 }
 
-// validUTF8 is b as a string with each invalid sequence replaced by
-// U+FFFD. utf8.Valid checks the usual, valid body several times faster
-// than strings.ToValidUTF8 walks it.
-func validUTF8(b []byte) string {
+// validUTF8 is b with each invalid sequence replaced by U+FFFD: b itself
+// when it is valid (utf8.Valid checks that several times faster than
+// strings.ToValidUTF8 walks it).
+func validUTF8(b []byte) []byte {
 	if utf8.Valid(b) {
-		return string(b)
+		return b
 	}
-	return strings.ToValidUTF8(string(b), "\uFFFD")
+	return []byte(strings.ToValidUTF8(string(b), "\uFFFD"))
 }
 
 // asciiLower lower-cases ASCII letters only, keeping every byte offset.

@@ -32,14 +32,14 @@ func FuzzCharset(f *testing.F) {
 		RuleMetaUTF8Override: true, RuleUTF8Valid: true, RuleFallback1252: true}
 	f.Fuzz(func(t *testing.T, body []byte, ct string, isHTML bool) {
 		d := decodeBody(body, ct, isHTML)
-		if !utf8.ValidString(d.text) {
-			t.Fatalf("text is not valid UTF-8: %q", d.text)
+		if !utf8.Valid(d.data) {
+			t.Fatalf("text is not valid UTF-8: %q", d.data)
 		}
 		if d.charset == "" || !rules[d.rule] {
 			t.Fatalf("charset %q, rule %q", d.charset, d.rule)
 		}
-		if d.rule == RuleUTF8Valid && d.text != string(body) {
-			t.Fatalf("valid UTF-8 changed: %q → %q", body, d.text)
+		if d.rule == RuleUTF8Valid && string(d.data) != string(body) {
+			t.Fatalf("valid UTF-8 changed: %q → %q", body, d.data)
 		}
 		text, cs, rule := PlainText(body, ct)
 		if !utf8.ValidString(text) || cs == "" || !rules[rule] {

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
@@ -87,7 +88,7 @@ type Page struct {
 // pageURL may be nil; then only absolute links are kept.
 func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	dec := decodeBody(body, contentType, true)
-	doc, err := parseDocument(dec.text)
+	doc, err := parseDocument(dec.data)
 	if err != nil {
 		return nil, fmt.Errorf("extract: parsing HTML: %w", err)
 	}
@@ -815,12 +816,12 @@ func textContent(n *html.Node) string {
 // nest 256 deep, the inner half is closed there, so every element, its text
 // and its links are kept, only less deeply nested (browsers, too, stop
 // nesting at a fixed depth).
-func parseDocument(text string) (*html.Node, error) {
-	doc, err := html.Parse(strings.NewReader(text))
+func parseDocument(data []byte) (*html.Node, error) {
+	doc, err := html.Parse(bytes.NewReader(data))
 	if err == nil {
 		return doc, nil
 	}
-	doc, err2 := html.Parse(strings.NewReader(flattenDeepTags(text, 256)))
+	doc, err2 := html.Parse(strings.NewReader(flattenDeepTags(string(data), 256)))
 	if err2 != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 // lower-cased name, in document order: robots (noai, noimageai …),
 // tdm-reservation, tdm-policy and the like are signals, not visible text.
 func MetaTags(body []byte, contentType string) map[string][]string {
-	doc, err := parseDocument(decodeBody(body, contentType, true).text)
+	doc, err := parseDocument(decodeBody(body, contentType, true).data)
 	if err != nil {
 		return nil
 	}

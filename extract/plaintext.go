@@ -9,5 +9,5 @@ package extract
 // Verify, which normalises white space itself.
 func PlainText(body []byte, contentType string) (text string, charset, rule string) {
 	d := decodeBody(body, contentType, false)
-	return d.text, d.charset, d.rule
+	return string(d.data), d.charset, d.rule
 }

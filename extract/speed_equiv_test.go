@@ -172,7 +172,7 @@ func equivInputs(t *testing.T) (texts, names []string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := parseDocument(decodeBody(body, "text/html", true).text)
+		doc, err := parseDocument(decodeBody(body, "text/html", true).data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -224,7 +224,7 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 		if isASCII(s) != ascii {
 			t.Errorf("isASCII(%q) = %v", s, !ascii)
 		}
-		if got, want := validUTF8([]byte(s)), strings.ToValidUTF8(s, "\uFFFD"); got != want {
+		if got, want := string(validUTF8([]byte(s))), strings.ToValidUTF8(s, "\uFFFD"); got != want {
 			t.Errorf("validUTF8(%q) = %q, reference %q", s, got, want)
 		}
 	}
