@@ -74,11 +74,14 @@ type cueIndex struct {
 	// order of length, and stops where no prefix goes on, instead of
 	// looking up every beginning of every word in a map.
 	prefix []prefixNode
+	// root is the root's children by byte (0: none), as every word asks
+	// the root first and it has the most children.
+	root [256]int
 }
 
 type prefixNode struct {
-	refs []cueRef // the cues whose prefix ends here
-	next []prefixEdge
+	refs []cueRef     // the cues whose prefix ends here
+	next []prefixEdge // its children, for a node other than the root
 }
 
 type prefixEdge struct {
@@ -88,6 +91,9 @@ type prefixEdge struct {
 
 // child is the node after n by byte b, or 0 when no prefix goes on so.
 func (ix *cueIndex) child(n int, b byte) int {
+	if n == 0 {
+		return ix.root[b]
+	}
 	for _, e := range ix.prefix[n].next {
 		if e.b == b {
 			return e.to
@@ -104,7 +110,11 @@ func (ix *cueIndex) addPrefix(word string, ref cueRef) {
 		if c == 0 {
 			c = len(ix.prefix)
 			ix.prefix = append(ix.prefix, prefixNode{})
-			ix.prefix[n].next = append(ix.prefix[n].next, prefixEdge{word[k], c})
+			if n == 0 {
+				ix.root[word[k]] = c
+			} else {
+				ix.prefix[n].next = append(ix.prefix[n].next, prefixEdge{word[k], c})
+			}
 		}
 		n = c
 	}

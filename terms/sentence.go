@@ -64,13 +64,13 @@ func pieces(blocks []extract.Block) []piece {
 				for _, it := range items {
 					q := p
 					q.text = it
-					q.quotable = countFields(it) >= 2
+					q.quotable = countFields(it, 2) >= 2
 					out = append(out, q)
 				}
 				continue
 			}
 			p.quotable = !heading && !menu && !strings.HasSuffix(p.text, ":") &&
-				(sentenceLike(p.text) || p.leadIn != "" && countFields(p.text) >= 2)
+				(sentenceLike(p.text) || p.leadIn != "" && countFields(p.text, 2) >= 2)
 			out = append(out, p)
 		}
 		if len(ss) > 0 {
@@ -133,7 +133,7 @@ func cutLeadIn(s string) (lead, rest string, ok bool) {
 		return "", "", false
 	}
 	lead = s[:i+1]
-	if countFields(lead) < 3 {
+	if countFields(lead, 3) < 3 {
 		return "", "", false // "Note: …", "Example: …" introduce nothing
 	}
 	return lead, after, true
@@ -190,7 +190,7 @@ func isMenuLine(s string) bool {
 // stop; and not a run of capitalised words without a verb's small words
 // ("End User License Agreement", "6.2 License Restrictions.").
 func sentenceLike(s string) bool {
-	n := countFields(s)
+	n := countFields(s, 11) // more than ten words is all it asks
 	end, _ := utf8.DecodeLastRuneInString(s)
 	terminal := end == '.' || end == ';' || end == '!' || end == '?' || end == ':'
 	if n < 3 || (n < 5 && !terminal) {
@@ -212,12 +212,13 @@ func sentenceLike(s string) bool {
 	return true
 }
 
-// countFields is len(strings.Fields(s)), without making the fields: a
-// field starts at each rune that is not space after one that is (or at
-// the start), a byte that is not UTF-8 counting as a rune that is not.
-func countFields(s string) int {
+// countFields is len(strings.Fields(s)), without making the fields, or
+// upTo when there are more: a field starts at each rune that is not space
+// after one that is (or at the start), a byte that is not UTF-8 counting
+// as a rune that is not.
+func countFields(s string, upTo int) int {
 	n, inField := 0, false
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s) && n < upTo; {
 		c := s[i]
 		var space bool
 		if c < utf8.RuneSelf {
@@ -419,7 +420,7 @@ func enumeration(s string) (head string, items []string) {
 			items = append(items, it)
 		}
 	}
-	if countFields(head) < 2 {
+	if countFields(head, 2) < 2 {
 		head = ""
 	}
 	return head, items

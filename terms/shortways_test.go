@@ -98,8 +98,11 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 		}
 	}
 	for _, s := range append(texts, sents...) {
-		if got, want := countFields(s), len(strings.Fields(s)); got != want {
-			t.Errorf("countFields(%.80q) = %d, strings.Fields %d", s, got, want)
+		n := len(strings.Fields(s))
+		for _, upTo := range []int{1, 2, 3, 11, len(s) + 1} {
+			if got, want := countFields(s, upTo), min(n, upTo); got != want {
+				t.Errorf("countFields(%.80q, %d) = %d, strings.Fields %d", s, upTo, got, n)
+			}
 		}
 	}
 	for _, s := range append(sents, enumTexts...) {
@@ -338,7 +341,7 @@ func enumerationByteByByte(s string) (head string, items []string) {
 			items = append(items, it)
 		}
 	}
-	if countFields(head) < 2 {
+	if countFields(head, 2) < 2 {
 		head = ""
 	}
 	return head, items
