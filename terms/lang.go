@@ -49,15 +49,16 @@ func DetectLanguage(text, hint string) string {
 	if len(text) > 40000 {
 		text = text[:40000] // enough words to tell; a cut rune only ends a word
 	}
-	ws := tokenize(text).w
-	if len(ws) < 8 {
-		return strings.ToLower(primary(hint))
-	}
+	words := 0
 	var score [len(detectOrder)]int
-	for _, w := range ws {
+	scanWords(text, func(w string, _, _ int) {
+		words++
 		for _, i := range markerOf[w] {
 			score[i]++
 		}
+	})
+	if words < 8 {
+		return strings.ToLower(primary(hint))
 	}
 	best, bestN := "", 0
 	for i, lang := range detectOrder {
@@ -69,7 +70,7 @@ func DetectLanguage(text, hint string) string {
 			best, bestN = lang, n
 		}
 	}
-	if bestN*20 < len(ws) {
+	if bestN*20 < words {
 		return strings.ToLower(primary(hint))
 	}
 	return best

@@ -97,6 +97,13 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 			}
 		}
 	}
+	for _, text := range texts {
+		for _, hint := range []string{"", "nb", "en-GB"} {
+			if got, want := DetectLanguage(text, hint), detectFromTokens(text, hint); got != want {
+				t.Errorf("DetectLanguage(%.80q, %q) = %q, from tokenize's words %q", text, hint, got, want)
+			}
+		}
+	}
 	for _, s := range append(texts, sents...) {
 		n := len(strings.Fields(s))
 		for _, upTo := range []int{1, 2, 3, 11, len(s) + 1} {
@@ -345,4 +352,35 @@ func enumerationByteByByte(s string) (head string, items []string) {
 		head = ""
 	}
 	return head, items
+}
+
+// detectFromTokens is DetectLanguage counting the words tokenize keeps.
+func detectFromTokens(text, hint string) string {
+	if len(text) > 40000 {
+		text = text[:40000]
+	}
+	ws := tokenize(text).w
+	if len(ws) < 8 {
+		return strings.ToLower(primary(hint))
+	}
+	var score [len(detectOrder)]int
+	for _, w := range ws {
+		for _, i := range markerOf[w] {
+			score[i]++
+		}
+	}
+	best, bestN := "", 0
+	for i, lang := range detectOrder {
+		n := score[i]
+		if h := primary(hint); h == lang || (h == "no" && lang == "nb") {
+			n += n / 20
+		}
+		if n > bestN {
+			best, bestN = lang, n
+		}
+	}
+	if bestN*20 < len(ws) {
+		return strings.ToLower(primary(hint))
+	}
+	return best
 }

@@ -27,6 +27,17 @@ type words struct {
 func tokenize(text string) words {
 	n := len(text)/6 + 1 // about a word in six bytes
 	ws := words{text: text, w: make([]string, 0, n), start: make([]int, 0, n), end: make([]int, 0, n)}
+	scanWords(text, func(w string, start, end int) {
+		ws.w = append(ws.w, w)
+		ws.start = append(ws.start, start)
+		ws.end = append(ws.end, end)
+	})
+	return ws
+}
+
+// scanWords hands each word of text to emit, as tokenize cuts them, with
+// where it stands: language detection counts them without keeping them.
+func scanWords(text string, emit func(w string, start, end int)) {
 	start := -1
 	plain := true // the word as written is already its lower-case form
 	var cur strings.Builder
@@ -36,9 +47,7 @@ func tokenize(text string) words {
 			if !plain {
 				w = cur.String()
 			}
-			ws.w = append(ws.w, w)
-			ws.start = append(ws.start, start)
-			ws.end = append(ws.end, end)
+			emit(w, start, end)
 		}
 		start, plain = -1, true
 		cur.Reset()
@@ -119,7 +128,6 @@ func tokenize(text string) words {
 	if start >= 0 {
 		flush(len(text))
 	}
-	return ws
 }
 
 // splitWords cuts text into words and finds every cue in them.
