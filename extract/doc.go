@@ -51,9 +51,11 @@
 //     footer candidates; the walk is what the measured speed depends on
 //     (BenchmarkHTML), and the footer is chosen from link ranges it
 //     records, so the links within the chosen footer are a slice of it,
-//     not a second query. goquery (CSS selectors) is used where a query
-//     is plainer than a walk and runs once per page: <meta name content>
-//     (MetaTags) and <link rel=alternate hreflang> (Page.Alternates).
+//     not a second query. The <meta name content> signals (Page.Meta)
+//     and the <link rel=alternate hreflang> alternates (Page.Alternates)
+//     are read by plain walks of the same tree: a build reads each page
+//     once, and a second parse for the meta tags alone was a fifth of a
+//     cold build's CPU on real pages.
 //   - PDF: the text layer is rebuilt from glyph positions, as a reader's
 //     eye and pdftotext do. Fonts are read by this package (ToUnicode
 //     first, then the encoding with its Differences, or the encoding built

@@ -67,6 +67,10 @@ type Page struct {
 	// body; CharsetRule is which rule decided (the Rule… constants).
 	Charset     string
 	CharsetRule string
+	// Meta holds the page's <meta name=… content=…> values by lower-cased
+	// name, in document order (see MetaTags). Left out of JSON: it is
+	// read as signals, never as the page's text.
+	Meta map[string][]string `json:"-"`
 }
 
 // HTML reads an HTML body (raw bytes, after any Content-Encoding is undone)
@@ -92,7 +96,7 @@ func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("extract: parsing HTML: %w", err)
 	}
-	p := &Page{Charset: dec.charset, CharsetRule: dec.rule}
+	p := &Page{Charset: dec.charset, CharsetRule: dec.rule, Meta: metaTags(doc)}
 	w := &walker{page: p, ranges: map[*html.Node]linkRange{}}
 	w.scanHead(doc, pageURL)
 	w.walk(doc, false)

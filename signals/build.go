@@ -458,8 +458,7 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 			doc.TextError = err.Error()
 			break
 		}
-		rr.text, rr.blocks, rr.links, doc.Title, rr.lang = page.Text, page.Blocks, page.Links, page.Title, page.Lang
-		rr.meta = extract.MetaTags(body, a.ContentType)
+		rr.text, rr.blocks, rr.links, doc.Title, rr.lang, rr.meta = page.Text, page.Blocks, page.Links, page.Title, page.Lang, page.Meta
 	case "pdf":
 		rr.text, err = bd.opt.PDF(body)
 		if err != nil {
