@@ -24,21 +24,21 @@ type siteRun struct {
 	planned           map[string]bool     // addresses already in the plan, without fragment
 	budget            int                 // addresses (robots.txt aside) still allowed this batch
 	requests          int
-	homeLang          string                                   // primary language of the home page
-	alternates        map[string]*evidence.Address             // hreflang alternates of pages read → the page's address
-	variants          map[string]*evidence.Address             // footer and hop addresses by languageSwitch key
-	pendingAlternates [][2]string                              // language variants not read: {address read instead, variant}
-	reused            int                                      // stored answers used instead of a request
-	seed              *seed                                    // stored answers to reuse; nil: none
-	failures          map[string]int                           // consecutive timeouts or connection failures per host
-	down              map[string]string                        // hosts not tried again this run, and why
-	werr              error                                    // evidence could not be written: stop reading
-	texts             map[*evidence.Address]evidence.SavedText // visible text of each page read
-	answered          int                                      // requests that got an answer, of any status
-	turns             map[string]int                           // requests so far per address on shared hosts
-	donors            map[string]bool                          // sites whose records this manifest points at
-	shared            int                                      // answers another site asked for
-	wave              *waveTicket                              // the site's place among the sites started first
+	homeLang          string                                    // primary language of the home page
+	alternates        map[string]*evidence.Address              // hreflang alternates of pages read → the page's address
+	variants          map[string]*evidence.Address              // footer and hop addresses by languageSwitch key
+	pendingAlternates [][2]string                               // language variants not read: {address read instead, variant}
+	reused            int                                       // stored answers used instead of a request
+	seed              *seed                                     // stored answers to reuse; nil: none
+	failures          map[string]int                            // consecutive timeouts or connection failures per host
+	down              map[string]string                         // hosts not tried again this run, and why
+	werr              error                                     // evidence could not be written: stop reading
+	texts             map[*evidence.Address]evidence.PackedText // visible text of each page read
+	answered          int                                       // requests that got an answer, of any status
+	turns             map[string]int                            // requests so far per address on shared hosts
+	donors            map[string]bool                           // sites whose records this manifest points at
+	shared            int                                       // answers another site asked for
+	wave              *waveTicket                               // the site's place among the sites started first
 }
 
 func (c *Crawler) crawlSite(ctx context.Context, dir, batch string, s *sites.Site) SiteResult {
@@ -148,7 +148,7 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		return res
 	}
 	c.files <- struct{}{}
-	if err := evidence.WriteTexts(dir, s.Host, r.savedTexts()); err != nil {
+	if err := evidence.WritePackedTexts(dir, s.Host, r.savedTexts()); err != nil {
 		res.Err = fmt.Errorf("saving the text of read pages: %w", err)
 	}
 	<-c.files
@@ -378,17 +378,25 @@ func (r *siteRun) gap(a *evidence.Address, reason, detail string) {
 	a.Outcome, a.Reason, a.Detail = evidence.OutcomeGap, reason, detail
 }
 
-// saveText keeps the visible text of a page read, for SITE.text.jsonl.
+// saveText keeps the visible text of a page read, for SITE.text.jsonl,
+// packed (evidence.PackedText): a site holds it until its last request.
+// A text that cannot be packed fails the site, as evidence that cannot be
+// written does.
 func (r *siteRun) saveText(a *evidence.Address, t evidence.SavedText) {
-	if r.texts == nil {
-		r.texts = map[*evidence.Address]evidence.SavedText{}
+	p, err := evidence.PackText(t)
+	if err != nil {
+		r.werr = fmt.Errorf("%w: the text of %s: %v", errEvidence, a.URL, err)
+		return
 	}
-	r.texts[a] = t
+	if r.texts == nil {
+		r.texts = map[*evidence.Address]evidence.PackedText{}
+	}
+	r.texts[a] = p
 }
 
 // savedTexts lists, in plan order, the texts of addresses that ended read.
-func (r *siteRun) savedTexts() []evidence.SavedText {
-	var out []evidence.SavedText
+func (r *siteRun) savedTexts() []evidence.PackedText {
+	var out []evidence.PackedText
 	for _, a := range r.addrs {
 		if t, ok := r.texts[a]; ok && a.Outcome == evidence.OutcomeRead {
 			out = append(out, t)

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
+
+	"github.com/klauspost/compress/flate"
 )
 
 // SavedText is the visible text of one read page as the crawler took it
@@ -29,20 +32,65 @@ const textSuffix = ".text.jsonl"
 // WriteTexts writes a site's saved texts, one JSON object per line, once:
 // an existing file is never replaced.
 func WriteTexts(batchDir, site string, texts []SavedText) error {
+	packed := make([]PackedText, len(texts))
+	for i, t := range texts {
+		p, err := PackText(t)
+		if err != nil {
+			return err
+		}
+		packed[i] = p
+	}
+	return WritePackedTexts(batchDir, site, packed)
+}
+
+// PackedText is one SavedText as its line of SITE.text.jsonl, compressed:
+// what a crawl holds of each page it has read until the site's last
+// request. Held as text, a site's pages were nearly all a site in progress
+// held on real pages (about 100 KB of 110), so 2,000 sites in progress
+// outgrew the crawl's memory limit and the collector ran without pause
+// (CPU a request doubled); compressed, they take about a quarter.
+type PackedText []byte
+
+var textWriters = sync.Pool{New: func() any {
+	w, _ := flate.NewWriter(nil, flate.BestSpeed)
+	return w
+}}
+
+// PackText encodes t as its line of SITE.text.jsonl and compresses it.
+func PackText(t SavedText) (PackedText, error) {
+	var line bytes.Buffer
+	enc := json.NewEncoder(&line)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(t); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	out.Grow(line.Len()/3 + 64)
+	w := textWriters.Get().(*flate.Writer)
+	defer textWriters.Put(w)
+	w.Reset(&out)
+	if _, err := w.Write(line.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// WritePackedTexts writes a site's packed texts as SITE.text.jsonl, in the
+// order given, once: an existing file is never replaced.
+func WritePackedTexts(batchDir, site string, texts []PackedText) error {
 	if err := checkSite(site); err != nil {
 		return err
 	}
 	var b bytes.Buffer
-	size := 0
 	for _, t := range texts {
-		size += len(t.Text) + len(t.URL) + len(t.FinalURL) + 256 // quotes, escapes, field names
-	}
-	b.Grow(size)
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	for _, t := range texts {
-		if err := enc.Encode(t); err != nil {
-			return err
+		r := flate.NewReader(bytes.NewReader(t))
+		_, err := b.ReadFrom(r)
+		r.Close()
+		if err != nil {
+			return fmt.Errorf("evidence: a packed text of %s: %w", site, err)
 		}
 	}
 	return writeFileNoReplace(filepath.Join(batchDir, site+textSuffix), b.Bytes())
