@@ -11,7 +11,6 @@ package render
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -34,10 +33,9 @@ import (
 
 // Renderer holds the templates, parsed once, and the one goldmark instance.
 type Renderer struct {
-	pages   map[string]*template.Template
-	md      goldmark.Markdown
-	mdMu    sync.Mutex // goldmark does not promise to be safe for concurrent use
-	buffers sync.Pool  // of *bytes.Buffer, reused across pages and workers
+	pages map[string]*template.Template
+	md    goldmark.Markdown
+	mdMu  sync.Mutex // goldmark does not promise to be safe for concurrent use
 }
 
 // pageTemplates are the page kinds; each is parsed with layout.html and
@@ -48,7 +46,6 @@ var pageTemplates = []string{"index.html", "site.html", "page.html", "about.html
 // New parses the embedded templates.
 func New() (*Renderer, error) {
 	r := &Renderer{pages: map[string]*template.Template{}, md: goldmark.New()}
-	r.buffers.New = func() any { return new(bytes.Buffer) }
 	for _, name := range pageTemplates {
 		t, err := template.New(name).Funcs(funcs).ParseFS(templates.FS, "layout.html", "parts.html", name)
 		if err != nil {
@@ -390,9 +387,8 @@ func (w writer) stream(rel string, write func(io.Writer) error) error {
 // writer writes files under dir. It keeps no state of its own, so workers
 // share it.
 type writer struct {
-	dir     string
-	buffers *sync.Pool
-	base    *url.URL // where the site is published, for canonical links
+	dir  string
+	base *url.URL // where the site is published, for canonical links
 }
 
 func (w writer) file(rel string, data []byte) error {
@@ -406,28 +402,31 @@ func (w writer) file(rel string, data []byte) error {
 // compactJSON writes v as JSON on one line, without HTML escaping: the
 // exports (signals.json, sites.json, agents.json) are read by programs,
 // and browsers lay JSON out for a person; indentation would add a third
-// to every site's signals.json.
+// to every site's signals.json. Encoded into the file as it goes: at
+// 10,000 sites agents.json and sites.json are megabytes each, and a
+// buffer of ours beside the encoder's held them twice (with the room a
+// growing buffer leaves), a third of the views' memory at their peak.
 func (w writer) compactJSON(rel string, v any) error {
-	b := w.buffers.Get().(*bytes.Buffer)
-	defer func() { b.Reset(); w.buffers.Put(b) }()
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
-	}
-	return w.file(rel, b.Bytes())
+	return w.stream(rel, func(out io.Writer) error {
+		enc := json.NewEncoder(out)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		return nil
+	})
 }
 
 // json writes v as indented JSON without HTML escaping: the schemas, read
 // by people writing a program against the export.
 func (w writer) json(rel string, v any) error {
-	b := w.buffers.Get().(*bytes.Buffer)
-	defer func() { b.Reset(); w.buffers.Put(b) }()
-	enc := json.NewEncoder(b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("%s: %w", rel, err)
-	}
-	return w.file(rel, b.Bytes())
+	return w.stream(rel, func(out io.Writer) error {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		return nil
+	})
 }

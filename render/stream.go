@@ -65,7 +65,7 @@ func (r *Renderer) Stream(out string, in Input, n int) (*Stream, error) {
 		in.Contact = sites.DefaultContact
 	}
 	in.Sites = nil // the sites come through Site
-	return &Stream{r: r, in: in, w: writer{dir: tmp, buffers: &r.buffers, base: base}, out: out, tmp: tmp,
+	return &Stream{r: r, in: in, w: writer{dir: tmp, base: base}, out: out, tmp: tmp,
 		kept: make([]*signals.Site, n), errs: make([]error, n)}, nil
 }
 
