@@ -41,13 +41,16 @@ var markerOf = func() map[string][]int {
 	return m
 }()
 
+// detectBytes is how much of a text DetectLanguage reads.
+const detectBytes = 40000
+
 // DetectLanguage says which language a text is written in, from how often
 // the marker words of each language occur in its first few thousand words;
 // hint (a page's lang attribute) decides between languages the words
 // cannot tell apart. It returns "" for a text with too few words to tell.
 func DetectLanguage(text, hint string) string {
-	if len(text) > 40000 {
-		text = text[:40000] // enough words to tell; a cut rune only ends a word
+	if len(text) > detectBytes {
+		text = text[:detectBytes] // enough words to tell; a cut rune only ends a word
 	}
 	words := 0
 	var score [len(detectOrder)]int

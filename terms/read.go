@@ -3,6 +3,7 @@ package terms
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 )
@@ -29,7 +30,7 @@ type Reading struct {
 // Read classifies the sentences of a document given as blocks. hint is
 // the document's declared language (an HTML lang attribute), or "".
 func Read(blocks []extract.Block, hint string) Reading {
-	r := Reading{Language: DetectLanguage(joinText(blocks), hint)}
+	r := Reading{Language: DetectLanguage(joinText(blocks, detectBytes), hint)}
 	_, r.Read = readLanguages[r.Language]
 	ps := pieces(blocks)
 	r.Sentences = texts(ps)
@@ -93,17 +94,26 @@ func texts(ps []piece) []string {
 	return out
 }
 
-func joinText(blocks []extract.Block) string {
+// joinText is the blocks' texts joined by spaces, as far as the first max
+// bytes: language detection reads no further, and a page's whole text
+// joined once more only to be cut was a fifth of what the reader allocated.
+func joinText(blocks []extract.Block, max int) string {
 	n := 0
 	for _, b := range blocks {
 		n += len(b.Text) + 1
 	}
-	buf := make([]byte, 0, n)
+	var buf strings.Builder
+	buf.Grow(min(n, max))
 	for _, b := range blocks {
-		buf = append(buf, b.Text...)
-		buf = append(buf, ' ')
+		if buf.Len() >= max {
+			break
+		}
+		buf.WriteString(b.Text[:min(len(b.Text), max-buf.Len())])
+		if buf.Len() < max {
+			buf.WriteByte(' ')
+		}
 	}
-	return string(buf)
+	return buf.String()
 }
 
 // Classify reads one sentence on its own, as a curator wrote it down: its
