@@ -56,9 +56,14 @@ var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, ap
 
 // classify reads one piece. ok is false when the piece speaks of none of
 // our topics, or only of the user's content or the service's own doings.
-func classify(p piece) (Sentence, bool) {
+//
+// buf lends classify its word slices (see tokenizeInto); nil lends none.
+func classify(p piece, buf *words) (Sentence, bool) {
 	s := Sentence{Text: p.text, LeadIn: p.leadIn}
-	ws := tokenize(p.text)
+	if buf == nil {
+		buf = &words{}
+	}
+	ws := tokenizeInto(buf, p.text)
 	if !matchesAny(ws, topicLists) {
 		return s, false // on none of the topics below: most sentences of a page
 	}

@@ -38,11 +38,12 @@ func Read(blocks []extract.Block, hint string) Reading {
 		return r
 	}
 	seen := map[string]bool{}
+	var buf words // the word slices every piece is tokenized into
 	for i, p := range ps {
 		if !p.quotable {
 			continue
 		}
-		s, ok := classify(p)
+		s, ok := classify(p, &buf)
 		if !ok {
 			continue
 		}
@@ -120,6 +121,6 @@ func joinText(blocks []extract.Block, max int) string {
 // topic, stance and subject, and whether it objects. ok is false when it
 // is on none of the topics.
 func Classify(sentence string) Sentence {
-	s, _ := classify(piece{text: sentence, quotable: true})
+	s, _ := classify(piece{text: sentence, quotable: true}, nil)
 	return s
 }

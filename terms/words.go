@@ -25,13 +25,24 @@ type words struct {
 // ("don't", "company's"), as typographic ones are, so patterns can name
 // contractions.
 func tokenize(text string) words {
-	n := len(text)/6 + 1 // about a word in six bytes
-	ws := words{text: text, w: make([]string, 0, n), start: make([]int, 0, n), end: make([]int, 0, n)}
+	return tokenizeInto(&words{}, text)
+}
+
+// tokenizeInto is tokenize into buf's slices, grown as needed: a reader
+// tokenizes every sentence of a document, most of them only to find they
+// are on none of its topics, and one set of slices serves them all. The
+// words returned share buf's memory until its next use.
+func tokenizeInto(buf *words, text string) words {
+	if n := len(text)/6 + 1; cap(buf.w) < n { // about a word in six bytes
+		buf.w, buf.start, buf.end = make([]string, 0, n), make([]int, 0, n), make([]int, 0, n)
+	}
+	ws := words{text: text, w: buf.w[:0], start: buf.start[:0], end: buf.end[:0]}
 	scanWords(text, func(w string, start, end int) {
 		ws.w = append(ws.w, w)
 		ws.start = append(ws.start, start)
 		ws.end = append(ws.end, end)
 	})
+	buf.w, buf.start, buf.end = ws.w, ws.start, ws.end // grown, for the next text
 	return ws
 }
 
