@@ -62,7 +62,10 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 		}
 		switch rv := robotsOnPage[s.URL]; {
 		case rv != nil && s.Line > 0 && s.Line <= len(rv.Lines):
-			sv.Evidence = link{Href: "#" + lineID(rv.ID, s.Line), Text: "robots.txt line " + strconv.Itoa(s.Line)}
+			// Only the lines something links to carry an id (a line
+			// of its own costs a page of 300 lines 6 KB): this one now does.
+			rv.Lines[s.Line-1].ID = lineID(rv.ID, s.Line)
+			sv.Evidence = link{Href: "#" + rv.Lines[s.Line-1].ID, Text: "robots.txt line " + strconv.Itoa(s.Line)}
 		case rv != nil:
 			sv.Evidence = link{Href: "#" + rv.ID, Text: "robots.txt"}
 		case s.Kind == "terms" && fragments[s.URL+"\x00"+s.Says] != "":
@@ -138,15 +141,19 @@ func aiRows(crawlers []aiCrawlerView) ([]link, []aiCrawlerRow) {
 	return forAll, rows
 }
 
-// lineID is the id of line n of the robots.txt shown in section id.
+// lineID is the id of line n of the robots.txt shown in section id: "L12"
+// in the site's own robots.txt, "robots-2-L12" in another host's.
 func lineID(section string, n int) string {
+	if section == "robots" {
+		return "L" + strconv.Itoa(n)
+	}
 	return section + "-L" + strconv.Itoa(n)
 }
 
 // robotsLine is one line of a robots.txt as shown on the page.
 type robotsLine struct {
 	N       int
-	ID      string
+	ID      string // "" for a line nothing on the page links to
 	Text    string
 	Decides bool // a deciding line of the agents table
 	// Above is how many lines above a deciding line its group's first

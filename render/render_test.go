@@ -194,9 +194,9 @@ func TestSitePageSections(t *testing.T) {
 	page := string(read(t, out, "sites/kommune.test/index.html"))
 	for _, want := range []string{
 		`<h2 id="answers" class="visually-hidden">In short</h2>`, `<h2 id="ai-use">AI signals</h2>`, `<h2 id="robots">robots.txt</h2>`,
-		`<li id="robots-L9" class="decides" style="scroll-margin-top: calc(2 * 1.5lh + .5rem)"><code>Disallow: /</code></li>`, `<a href="#robots-L9">line 9</a>`,
+		`<li id="L9" class="decides" style="--above: 2">Disallow: /</li>`, `<a href="#L9">line 9</a>`,
 		`#:~:text=Automatisert%20innsamling%20av%20innhold%20er%20ikke%20tillatt%20uten%20skriftlig%20samtykke.`, `<h2 id="robots-2">robots.txt of data.kommune.test</h2>`,
-		`Crawl-delay for our crawler: 3 s.`, `Content-Signal`, `search=yes, ai-train=no`, `<code>/intern/</code>`, `only examples`,
+		`Crawl-delay for our crawler: 3 s.`, `Content-Signal`, `search=yes, ai-train=no`,
 		`Automatisert innhenting av innhold er forbudt uten samtykke.`, `<h2 id="read">Documents read</h2>`,
 		`<time datetime="2026-12-01T06:00:10Z">1 December 2026, 06:00 UTC</time>`, `no text layer`,
 		`<h2 id="signals">Signals</h2>`, `security.txt`, `<strong>expired</strong>`, `not published`, `not read by us: <code>server-error</code>`,
@@ -219,9 +219,31 @@ func TestSitePageSections(t *testing.T) {
 	if strings.Contains(page, "Vi deler data fritt.") {
 		t.Error("a curated quote that no longer verifies is shown as a quote")
 	}
+	// The file is shown whole, so its groups are not tabled again, and a
+	// line nothing links to has no id.
+	if strings.Contains(page, `only examples`) || strings.Contains(page, `<li id="L1">`) {
+		t.Error("the page repeats robots.txt's groups in a table, or gives every line an id")
+	}
 	stop := string(read(t, out, "sites/stopp.test/index.html"))
 	if !strings.Contains(stop, `This site asked us to stop on <time datetime="2026-11-15">15 November 2026</time>`) {
 		t.Error("the blocked site's page does not say it asked us to stop, with the date")
+	}
+}
+
+// TestRobotsGroupsOfACutFile: a robots.txt longer than the page shows is
+// summed up by its groups, since some of them are not on the page.
+func TestRobotsGroupsOfACutFile(t *testing.T) {
+	in := directorySites()
+	for _, s := range in {
+		if s.Host == "kommune.test" {
+			s.Robots.LineCount = len(s.Robots.Lines) + 40
+		}
+	}
+	page := string(read(t, build(t, Input{Sites: in}), "sites/kommune.test/index.html"))
+	for _, want := range []string{`only examples`, `<code>/intern/</code>`, `40 more lines are not shown here`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page of a cut robots.txt lacks %q", want)
+		}
 	}
 }
 

@@ -76,16 +76,16 @@ type answerRow struct {
 // crawlerLink is a crawler's token linked to its page, from a site's page:
 // who runs it and what for are said there, once.
 func crawlerLink(token string) template.HTML {
-	return template.HTML(`<a href="../../crawlers/` + crawlerSlug(token) + `/"><code>` + template.HTMLEscapeString(token) + `</code></a>`)
+	return template.HTML(`<a href="../../crawlers/` + crawlerSlug(token) + `/">` + template.HTMLEscapeString(token) + `</a>`)
 }
 
 // verdictCell is the "may read /" cell of a verdict.
 func verdictCell(verdict string) template.HTML {
 	switch verdict {
 	case signals.AgentAllowed:
-		return `<span class="yes"><span aria-hidden="true">✓ </span>yes</span>`
+		return `<span class="yes">yes</span>`
 	case signals.AgentDisallowed:
-		return `<span class="no"><span aria-hidden="true">✗ </span>no</span>`
+		return `<span class="no x">no</span>`
 	}
 	return "unknown"
 }
@@ -463,9 +463,9 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 		deciding[a.Line] = true
 	}
 	for i, text := range r.Lines {
-		l := robotsLine{N: i + 1, ID: lineID(id, i+1), Text: text, Decides: deciding[i+1]}
+		l := robotsLine{N: i + 1, Text: text, Decides: deciding[i+1]}
 		if l.Decides {
-			l.Above = i - groupStart(r.Lines, i)
+			l.ID, l.Above = lineID(id, i+1), i-groupStart(r.Lines, i)
 		}
 		v.Lines = append(v.Lines, l)
 	}
