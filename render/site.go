@@ -148,6 +148,39 @@ type quoteView struct {
 	// InDoc is set under its document, read at the same time: the page,
 	// date and digest are the document's, given above it.
 	InDoc bool
+	// Listed is set for a list item shown under its lead-in, which the
+	// quote then leaves out.
+	Listed bool
+}
+
+// quoteList is a run of a document's quotes: the items of one list, after
+// the lead-in they share (said once), or a single quote with no lead-in.
+type quoteList struct {
+	LeadIn string
+	Quotes []quoteView
+}
+
+// listsOf puts together the quotes that share a lead-in, where the first
+// of them stands (the strongest first still), keeping the others' order:
+// on a page whose terms list what "you may not" do, the lead-in stood
+// above each of a dozen items.
+func listsOf(quotes []quoteView) []quoteList {
+	var out []quoteList
+	at := map[string]int{}
+	for _, q := range quotes {
+		if q.LeadIn == "" {
+			out = append(out, quoteList{Quotes: []quoteView{q}})
+			continue
+		}
+		q.Listed = true
+		if i, ok := at[q.LeadIn]; ok {
+			out[i].Quotes = append(out[i].Quotes, q)
+			continue
+		}
+		at[q.LeadIn] = len(out)
+		out = append(out, quoteList{LeadIn: q.LeadIn, Quotes: []quoteView{q}})
+	}
+	return out
 }
 
 // readAs is how the terms reader read a quote (design §2.5.1), in words a
@@ -168,8 +201,12 @@ func readAsOf(q signals.Quote) *readAs {
 	if q.Stance == "" && len(q.Words) == 0 {
 		return nil
 	}
-	r := &readAs{Stance: firstOf(stanceWords[q.Stance], q.Stance), Subject: firstOf(subjectWords[q.Subject], q.Subject),
-		Kind: q.Kind, Words: q.Words}
+	r := &readAs{Stance: firstOf(stanceWords[q.Stance], q.Stance), Kind: q.Kind, Words: q.Words}
+	if q.Subject != "site" {
+		// The site's own content goes without saying: the section says
+		// so once, and a caption names only another subject.
+		r.Subject = firstOf(subjectWords[q.Subject], q.Subject)
+	}
 	if q.Topic != "" {
 		r.Topic = lowerFirst(topicWords(q.Topic))
 	}
@@ -194,6 +231,7 @@ type docView struct {
 	HomeOnly   bool   // the home page: read for its footer links only
 	Kind       string // policy (searched for quotes) | home | file (for programs) | listing (a sitemap)
 	Quotes     []quoteView
+	Lists      []quoteList // the same quotes, each list's lead-in once
 	// LanguageWords names the language its text is in ("German"), when
 	// the terms reader tells it.
 	LanguageWords string
@@ -348,6 +386,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		default:
 			v.OtherQuotes = append(v.OtherQuotes, qv)
 		}
+	}
+	for i := range v.Docs {
+		v.Docs[i].Lists = listsOf(v.Docs[i].Quotes)
 	}
 	v.MeaningDocs = len(v.Docs) - v.NotReadDocs
 	v.Answer, v.QuoteCount = answerQuotes(verified), len(verified)
