@@ -20,13 +20,17 @@ type aiView struct {
 	Code, Why string
 	Refused   []string
 	Sources   []aiSourceView
+	Rows      []aiSourceRow // the same sources, those alike together
 	// Crawlers are the AI training crawlers, each with the signals that
 	// object for it (design §2.8: the verdict is combined per crawler).
 	Crawlers []aiCrawlerView
 	// ForAll are the objections every one of them meets, said once; Rows
 	// are the crawlers that meet the same further objections, together.
-	ForAll []link
-	Rows   []aiCrawlerRow
+	ForAll      []link
+	CrawlerRows []aiCrawlerRow
+	// ForAllMarked says ForAll are just the sources marked "objects for
+	// all", so the page names them so instead of linking each again.
+	ForAllMarked bool
 }
 
 // aiCrawlerRow is one row of the per-crawler table: crawlers whose
@@ -48,11 +52,38 @@ type aiSourceView struct {
 	KindWords string
 	Evidence  link // the robots.txt line on this page, or the page it came from
 	Verbatim  bool // Says is the site's own line or value, not our summary of it
+	// Excerpt is set for a quoted term that stands under its document:
+	// its first words, and Evidence links to it there.
+	Excerpt string
+}
+
+// aiSourceRow is the sources of one kind that object alike, said once
+// with the label they share.
+type aiSourceRow struct {
+	KindWords, Term, Objects string
+	Items                    []aiSourceView
+}
+
+// sourceRows puts together the sources that follow one another with the
+// same kind, term and objection: seven robots.txt lines that each disallow
+// one crawler had seven labels.
+func sourceRows(sources []aiSourceView) []aiSourceRow {
+	var out []aiSourceRow
+	for _, s := range sources {
+		if n := len(out); n > 0 && out[n-1].KindWords == s.KindWords && out[n-1].Term == s.Term && out[n-1].Objects == s.Objects {
+			out[n-1].Items = append(out[n-1].Items, s)
+			continue
+		}
+		out = append(out, aiSourceRow{KindWords: s.KindWords, Term: s.Term, Objects: s.Objects, Items: []aiSourceView{s}})
+	}
+	return out
 }
 
 // aiOf arranges the AI use verdict. robotsOnPage maps a robots.txt address
 // to its section on this page, so a robots.txt line links to itself.
-func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[string]string) aiView {
+// anchors finds a quoted term under its document, so the source links
+// to it there rather than saying it again.
+func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[string]string, anchors *quoteAnchors) aiView {
 	v := aiView{Code: u.Verdict, Why: u.Why, Refused: u.Refused}
 	for _, s := range u.Sources {
 		sv := aiSourceView{AISource: s, KindWords: signals.SourceWords(s.Kind)}
@@ -68,6 +99,9 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 			sv.Evidence = link{Href: "#" + rv.Lines[s.Line-1].ID, Text: "robots.txt line " + strconv.Itoa(s.Line)}
 		case rv != nil:
 			sv.Evidence = link{Href: "#" + rv.ID, Text: "robots.txt"}
+		case s.Kind == "terms" && anchors.href(s.URL, s.Says) != "":
+			sv.Evidence = link{Href: anchors.href(s.URL, s.Says), Text: shortURL(s.URL)}
+			sv.Excerpt = excerpt(s.Says)
 		case s.Kind == "terms" && fragments[s.URL+"\x00"+s.Says] != "":
 			sv.Evidence = link{Href: fragments[s.URL+"\x00"+s.Says], Text: shortURL(s.URL)}
 		default:
@@ -98,7 +132,18 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 		}
 		v.Crawlers = append(v.Crawlers, cv)
 	}
-	v.ForAll, v.Rows = aiRows(v.Crawlers)
+	v.ForAll, v.CrawlerRows = aiRows(v.Crawlers)
+	var all []link
+	for _, sv := range v.Sources {
+		if sv.Objects == "all" {
+			all = append(all, link{Href: sv.Evidence.Href})
+		}
+	}
+	v.ForAllMarked = len(all) == len(v.ForAll)
+	for i := range all {
+		v.ForAllMarked = v.ForAllMarked && all[i].Href == v.ForAll[i].Href
+	}
+	v.Rows = sourceRows(v.Sources)
 	return v
 }
 

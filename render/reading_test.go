@@ -126,9 +126,13 @@ func TestQuotesAsRead(t *testing.T) {
 	if !strings.Contains(page, `<span class="label">a sentence of the terms (scraping ban)</span>`) {
 		t.Error("the AI source does not name the kind of term")
 	}
-	if !strings.Contains(page, `<a href="https://avis.test/terms#:~:text=use%20any%20robot`) {
-		t.Error("the AI source of a list item does not link to the item on the live page")
+	// ... and links to the item's quote under its document, which links
+	// to the live page, rather than saying the words again.
+	if !strings.Contains(page, `, quoted under <a href="#q1">avis.test/terms</a>`) || !strings.Contains(section, `<li id="q1"><figure>
+<blockquote><p class="item">use any robot`) {
+		t.Error("the AI source of a list item does not link to the item's quote on the page")
 	}
+
 	// The French page: not read for meaning, said in its entry and in the answer.
 	if !strings.Contains(page, `<p class="notread"><strong>Terms not read for meaning.</strong> Its text is in French, a language we do not read for meaning`) {
 		t.Errorf("the French document does not say its terms were not read for meaning:\n%s", page)
@@ -149,5 +153,18 @@ func TestQuotesAsRead(t *testing.T) {
 		if strings.Contains(fr, bad) {
 			t.Errorf("fransk.test's page says %q of a document it did not read for meaning", bad)
 		}
+	}
+}
+
+// TestExcerpt: a link to a quote on the page names a long quote by its
+// first words, and a short one whole, so no cut changes what it says.
+func TestExcerpt(t *testing.T) {
+	long := "You are in particular not allowed to use technological methods or processes to automatically download information about other members."
+	if got, want := excerpt(long), "You are in particular not allowed to use technological …"; got != want {
+		t.Errorf("excerpt of a long quote = %q, want %q", got, want)
+	}
+	short := "Automatisert innsamling av innhold er ikke tillatt uten skriftlig samtykke."
+	if got := excerpt(short); got != short {
+		t.Errorf("excerpt of a short quote = %q, want it whole", got)
 	}
 }

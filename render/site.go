@@ -43,7 +43,7 @@ type siteView struct {
 	Open          openView
 	Licences      []licenceView
 	APIs          []apiView
-	LookTwice     []signals.Contradiction
+	LookTwice     []lookTwiceView
 	Changes       []changeView
 	LatestChange  *changeView // the change this batch brought, if any
 	Gaps          []gapView
@@ -138,6 +138,7 @@ type robotsView struct {
 type quoteView struct {
 	signals.Quote
 	Page   link
+	ID     string // set when something on the page links to the quote
 	Live   string // the sentence on the live page (a text fragment link)
 	Digest string // SHA-256 of the page as we saved it
 	ReadAt *date
@@ -151,6 +152,84 @@ type quoteView struct {
 	// Listed is set for a list item shown under its lead-in, which the
 	// quote then leaves out.
 	Listed bool
+}
+
+// quoteAnchors finds the quotes under their documents by page and words,
+// so that the AI signals and Look twice link to a quote instead of saying
+// it again; a quote gets its id ("q3") when the first link to it is made.
+type quoteAnchors struct {
+	by  map[string]*quoteView
+	ids int
+}
+
+func (a *quoteAnchors) add(q *quoteView) {
+	if a.by == nil {
+		a.by = map[string]*quoteView{}
+	}
+	for _, key := range []string{q.URL + "\x00" + q.Text, q.URL + "\x00" + q.Says(), "\x00" + q.Says(), "\x00" + q.Text} {
+		if _, ok := a.by[key]; !ok {
+			a.by[key] = q
+		}
+	}
+}
+
+// href is the link to the quote of page url ("" for any page) whose words
+// are says, or "" when no quote under a document has them.
+func (a *quoteAnchors) href(url, says string) string {
+	q := a.by[url+"\x00"+says]
+	if q == nil {
+		return ""
+	}
+	if q.ID == "" {
+		a.ids++
+		q.ID = "q" + strconv.Itoa(a.ids)
+	}
+	return "#" + q.ID
+}
+
+// excerpt is a quote as the text of a link to it: whole when it is short,
+// else its first words, enough to know it by, and "…".
+func excerpt(s string) string {
+	if len(s) <= 100 {
+		return s
+	}
+	words := strings.Fields(s)
+	n := 0
+	for i, w := range words {
+		n += len(w) + 1
+		if n > 48 && i+1 < len(words) {
+			return strings.Join(words[:i+1], " ") + " …"
+		}
+	}
+	return s
+}
+
+// lookTwiceView is a place where the signals disagree, with the quotes on
+// either side: a link to each quote that stands under its document, the
+// words themselves for any other.
+type lookTwiceView struct {
+	signals.Contradiction
+	Quotes []lookQuote
+}
+
+type lookQuote struct {
+	Text, Href string
+}
+
+func lookTwiceOf(cs []signals.Contradiction, anchors *quoteAnchors) []lookTwiceView {
+	var out []lookTwiceView
+	for _, c := range cs {
+		lv := lookTwiceView{Contradiction: c}
+		for _, q := range c.Quotes {
+			if href := anchors.href("", q); href != "" {
+				lv.Quotes = append(lv.Quotes, lookQuote{Text: excerpt(q), Href: href})
+			} else {
+				lv.Quotes = append(lv.Quotes, lookQuote{Text: q})
+			}
+		}
+		out = append(out, lv)
+	}
+	return out
 }
 
 // quoteList is a run of a document's quotes: the items of one list, after
@@ -387,15 +466,23 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 			v.OtherQuotes = append(v.OtherQuotes, qv)
 		}
 	}
-	for i := range v.Docs {
-		v.Docs[i].Lists = listsOf(v.Docs[i].Quotes)
-	}
 	v.MeaningDocs = len(v.Docs) - v.NotReadDocs
 	v.Answer, v.QuoteCount = answerQuotes(verified), len(verified)
 	for i := range v.Answer {
 		v.Answer[i].Brief = true
 	}
-	v.AI = aiOf(s.AIUse, robotsOnPage, fragments)
+	anchors := &quoteAnchors{}
+	for i := range v.Docs {
+		for j := range v.Docs[i].Quotes {
+			anchors.add(&v.Docs[i].Quotes[j])
+		}
+	}
+	v.AI = aiOf(s.AIUse, robotsOnPage, fragments, anchors)
+	v.LookTwice = lookTwiceOf(s.Contradictions, anchors)
+	// The lists copy the quotes: after the anchors have given them ids.
+	for i := range v.Docs {
+		v.Docs[i].Lists = listsOf(v.Docs[i].Quotes)
+	}
 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
 	v.GapSummary = gapSummaryOf(v.Gaps, v.GapReasons)
@@ -407,7 +494,6 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	for _, l := range s.Licences {
 		v.Licences = append(v.Licences, licenceView{Licence: l, Page: linkTo(l.URL, shortURL(l.URL)), Target: linkTo(l.LinksTo, "")})
 	}
-	v.LookTwice = s.Contradictions
 	for _, c := range s.Changes {
 		v.Changes = append(v.Changes, changeView{Change: c, ReadAt: newDate(c.ReadAt), Previous: batchDate(c.Previous)})
 	}

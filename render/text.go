@@ -161,6 +161,10 @@ type link struct {
 	Href, Text string
 }
 
+// Local says the link is to a place on the same page ("#L12"): no rel,
+// and its text is ours, so it needs no <bdi>.
+func (l link) Local() bool { return strings.HasPrefix(l.Href, "#") }
+
 // linkTo is the template function behind {{template "link" (linkTo URL TEXT)}}:
 // TEXT defaults to the address itself.
 func linkTo(href, text string) link {
