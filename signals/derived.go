@@ -449,26 +449,19 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 // so a reader never sees half a file. A cache needs no fsync: a file lost
 // in a crash is derived again.
 func writeJSONAtomic(path string, v any) error {
-	content, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256(content)
-	head := make([]byte, 0, 100)
-	head = append(head, `{"sha256":"`...)
-	head = hex.AppendEncode(head, sum[:])
-	head = append(head, `","content":`...)
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return err
 	}
 	err = f.Chmod(0o644) // readable like the evidence beside it
-	// The envelope's head, the content and its end, written as they are:
-	// the content is not copied once more behind the head (the texts of a
-	// site's pages are most of what a cold build writes here).
-	for _, b := range [][]byte{head, content, []byte("}")} {
-		if err == nil {
-			_, err = f.Write(b)
+	if err == nil {
+		// Encoded straight into the envelope as the file is written: the
+		// content is not copied out of the encoder first, as Marshal does
+		// (the texts of a site's pages are most of what a cold build
+		// writes here).
+		ew := &envelopeWriter{f: f}
+		if err = json.NewEncoder(ew).Encode(v); err == nil && ew.writes != 1 {
+			err = errors.New("the encoder did not hand over its value whole")
 		}
 	}
 	if cerr := f.Close(); err == nil {
@@ -482,6 +475,34 @@ func writeJSONAtomic(path string, v any) error {
 		return fmt.Errorf("derived file %s: %w", path, err)
 	}
 	return nil
+}
+
+// envelopeWriter writes one JSON value, as json.Encoder hands it over (the
+// value and a newline, in one Write), into the envelope derived files are
+// kept in: {"sha256":"…","content":VALUE}. A second Write fails, so a
+// value handed over in pieces is never kept under a digest of one piece.
+type envelopeWriter struct {
+	f      *os.File
+	writes int
+}
+
+func (w *envelopeWriter) Write(p []byte) (int, error) {
+	w.writes++
+	content, ok := bytes.CutSuffix(p, []byte("\n"))
+	if w.writes > 1 || !ok {
+		return 0, errors.New("the encoder did not hand over its value whole")
+	}
+	sum := sha256.Sum256(content)
+	head := make([]byte, 0, 100)
+	head = append(head, `{"sha256":"`...)
+	head = hex.AppendEncode(head, sum[:])
+	head = append(head, `","content":`...)
+	for _, b := range [][]byte{head, content, []byte("}")} {
+		if _, err := w.f.Write(b); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
 }
 
 // validUTF8 says whether every string reachable from v is valid UTF-8.
