@@ -107,19 +107,19 @@ type crawlerGroup struct {
 }
 
 // crawlerPages builds the list of crawlers and one page per crawler.
-func crawlerPages(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView, []crawlerView) {
-	list, pageOf := crawlerList(idx, sorted)
+func crawlerPages(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, []crawlerView) {
+	list, pageOf := crawlerList(t, sorted)
 	var pages []crawlerView
-	for _, a := range idx.Agents {
-		pages = append(pages, pageOf(a))
+	for k := range t.Len() {
+		pages = append(pages, pageOf(k))
 	}
 	return list, pages
 }
 
-// crawlerList builds the list of crawlers, and returns what builds each
-// crawler's page: a build makes each page when it writes it, since every
-// page lists every site.
-func crawlerList(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView, func(signals.AgentIndex) crawlerView) {
+// crawlerList builds the list of crawlers, and returns what builds the
+// page of the k-th crawler of the agents list: a build makes each page
+// when it writes it, since every page lists every site.
+func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, func(k int) crawlerView) {
 	byHost := map[string]*signals.Site{}
 	for _, s := range sorted {
 		byHost[s.Host] = s
@@ -139,7 +139,8 @@ func crawlerList(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView,
 		Description: "What the reviewed sites' robots.txt say to each crawler: which allow it, which disallow it, which we could not read."},
 		Total: len(sorted)}
 	groupOf := map[string]int{}
-	for _, a := range idx.Agents {
+	for k := range t.Len() {
+		a := t.Agent(k) // for its counts; made again for its page
 		label := agentCategoryLabel(a.Category)
 		i, ok := groupOf[a.Category]
 		if !ok {
@@ -150,7 +151,8 @@ func crawlerList(idx signals.AgentsIndex, sorted []*signals.Site) (crawlersView,
 		list.Groups[i].Rows = append(list.Groups[i].Rows, crawlerRow{Slug: crawlerSlug(a.Agent), Token: a.Agent, Operator: a.Operator,
 			Purpose: a.Purpose, Label: label, Disallowed: len(a.Disallowed), Allowed: len(a.Allowed), Unknown: len(a.Unknown)})
 	}
-	return list, func(a signals.AgentIndex) crawlerView {
+	return list, func(k int) crawlerView {
+		a := t.Agent(k)
 		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
 			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
 			Agent: a, CategoryLabel: agentCategoryLabel(a.Category), Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),

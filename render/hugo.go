@@ -132,15 +132,15 @@ term = ["HTML"]
 		}
 	}
 	sorted := byName(all)
-	idx := signals.NewAgentsIndex(all, signals.Generated(all))
-	agents, err := json.Marshal(idx)
+	table := signals.NewAgentsTable(all, signals.Generated(all))
+	agents, err := json.Marshal(table.Index())
 	if err != nil {
 		return err
 	}
 	if err := writeFile(filepath.Join(dir, "static", "agents.json"), string(agents)); err != nil {
 		return err
 	}
-	_, pages := crawlerPages(idx, sorted)
+	_, pages := crawlerPages(table, sorted)
 	for _, p := range pages {
 		if err := writeFile(filepath.Join(dir, "content", "crawlers", crawlerSlug(p.Agent.Agent)+".md"), hugoCrawler(p)); err != nil {
 			return err

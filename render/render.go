@@ -11,6 +11,7 @@ package render
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -138,7 +139,10 @@ func (r *Renderer) views(w writer, in Input, kept []*signals.Site) error {
 	}
 	jobs = append(jobs,
 		func() error { return w.file("robots.txt", ownRobots(base)) },
-		func() error { return w.compactJSON("sites.json", signals.NewIndex(kept)) },
+		func() error {
+			idx, sites := signals.IndexHead(kept)
+			return w.compactJSONList("sites.json", idx, len(sites), func(i int) any { return signals.EntryOf(sites[i]) })
+		},
 		func() error {
 			csv, err := directoryCSV(base, sorted)
 			if err != nil {
@@ -158,10 +162,13 @@ func (r *Renderer) views(w writer, in Input, kept []*signals.Site) error {
 		jobs = append(jobs, func() error { return w.json(rel, signals.Schema(sc.v, abs(base, rel), sc.title)) })
 	}
 	generated := signals.Generated(kept)
-	agents := signals.NewAgentsIndex(kept, generated)
+	agents := signals.NewAgentsTable(kept, generated)
 	// Compact: it lists every site for every crawler and batch, so it grows
 	// as sites × crawlers × batches, and indentation would double it.
-	jobs = append(jobs, func() error { return w.compactJSON("agents.json", agents) })
+	jobs = append(jobs, func() error {
+		head := signals.AgentsIndex{Generated: agents.Generated, Agents: []signals.AgentIndex{}}
+		return w.compactJSONList("agents.json", head, agents.Len(), func(k int) any { return agents.Agent(k) })
+	})
 	jobs = append(jobs, r.acrossSites(w, agents, sorted)...)
 	all, cats := directoryPages(sorted)
 	filters, views := viewPages(sorted, all)
@@ -210,13 +217,13 @@ func runJobs(workers int, jobs []func() error) error {
 
 // acrossSites returns the jobs that write the views across sites: the
 // list of crawlers, one page per crawler, and the comparison table.
-func (r *Renderer) acrossSites(w writer, agents signals.AgentsIndex, sorted []*signals.Site) []func() error {
+func (r *Renderer) acrossSites(w writer, agents *signals.AgentsTable, sorted []*signals.Site) []func() error {
 	list, pageOf := crawlerList(agents, sorted)
 	jobs := []func() error{func() error { return r.page(w, "crawlers.html", "crawlers/index.html", &list) }}
-	for _, a := range agents.Agents {
+	for k := range agents.Len() {
 		jobs = append(jobs, func() error {
-			p := pageOf(a)
-			return r.page(w, "crawler.html", "crawlers/"+crawlerSlug(a.Agent)+"/index.html", &p)
+			p := pageOf(k)
+			return r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", &p)
 		})
 	}
 	cmp := comparePage(sorted)
@@ -414,6 +421,44 @@ func (w writer) compactJSON(rel string, v any) error {
 			return fmt.Errorf("%s: %w", rel, err)
 		}
 		return nil
+	})
+}
+
+// compactJSONList writes what compactJSON writes for head with n elements
+// made by elem in its last field, a list, which head holds empty: one
+// element at a time, so that neither the whole list nor its encoding is
+// held. agents.json and sites.json of 10,000 sites are written so; whole,
+// their values and the encoder's buffer were most of what the views
+// across sites held at their peak.
+func (w writer) compactJSONList(rel string, head any, n int, elem func(i int) any) error {
+	return w.stream(rel, func(out io.Writer) error {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(head); err != nil {
+			return fmt.Errorf("%s: %w", rel, err)
+		}
+		const emptyLast = "[]}\n"
+		if !bytes.HasSuffix(buf.Bytes(), []byte(emptyLast)) {
+			return fmt.Errorf("%s: the list is not the last field of %T, or not empty", rel, head)
+		}
+		buf.Truncate(buf.Len() - len(emptyLast) + 1) // keep "["
+		for i := range n {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			if err := enc.Encode(elem(i)); err != nil {
+				return fmt.Errorf("%s: %w", rel, err)
+			}
+			buf.Truncate(buf.Len() - 1) // the encoder's newline
+			if _, err := out.Write(buf.Bytes()); err != nil {
+				return err
+			}
+			buf.Reset()
+		}
+		buf.WriteString(emptyLast[1:])
+		_, err := out.Write(buf.Bytes())
+		return err
 	})
 }
 

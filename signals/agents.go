@@ -46,82 +46,128 @@ type AgentBatch struct {
 	AgentHosts
 }
 
-// add files host under verdict.
-func (h *AgentHosts) add(host, verdict string) {
-	switch verdict {
-	case AgentAllowed:
-		h.Allowed = append(h.Allowed, host)
-	case AgentDisallowed:
-		h.Disallowed = append(h.Disallowed, host)
-	default:
-		h.Unknown = append(h.Unknown, host)
-	}
-}
-
 // Total is the number of sites in the lists.
 func (h AgentHosts) Total() int { return len(h.Allowed) + len(h.Disallowed) + len(h.Unknown) }
 
-// NewAgentsIndex builds agents.json from every site's findings. generated
-// is the newest batch's time (RFC 3339), as in sites.json.
-func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
+// AgentsTable is what agents.json and the crawler pages are made from:
+// each site's verdict for each crawler of the agents list, in its newest
+// batch and in each batch that read it, a byte each. A crawler's lists of
+// hosts are made from it one crawler at a time (Agent), when its page or
+// its entry of agents.json is written: held for every crawler at once,
+// the lists were the largest thing the views across 10,000 sites kept.
+type AgentsTable struct {
+	Generated string // the newest batch used, as an RFC 3339 time
+	agents    []robots.Agent
+	hosts     []string // home hosts, sorted
+	batches   []string // batches that read sites, oldest first
+	newest    [][]byte // [site][agent]: the verdict's place in verdictNames
+	byBatch   [][]byte // [batch*len(hosts)+site][agent], nil where the batch did not read the site
+}
+
+// verdictNames are the verdicts an AgentsTable holds, by their code.
+var verdictNames = [...]string{AgentUnknown, AgentAllowed, AgentDisallowed}
+
+func verdictCode(v string) byte {
+	switch v {
+	case AgentAllowed:
+		return 1
+	case AgentDisallowed:
+		return 2
+	}
+	return 0 // unknown: a blocked or unread site has no agents
+}
+
+// NewAgentsTable reads every site's verdicts. generated is the newest
+// batch's time (RFC 3339), as in sites.json.
+func NewAgentsTable(all []*Site, generated string) *AgentsTable {
 	sorted := slices.Clone(all)
 	slices.SortFunc(sorted, func(a, b *Site) int { return strings.Compare(a.Host, b.Host) })
-	var batches []string
+	t := &AgentsTable{Generated: generated, agents: robots.Agents(), hosts: make([]string, len(sorted))}
 	for _, s := range sorted {
 		for _, h := range s.History {
-			if !slices.Contains(batches, h.Batch) {
-				batches = append(batches, h.Batch)
+			if !slices.Contains(t.batches, h.Batch) {
+				t.batches = append(t.batches, h.Batch)
 			}
 		}
 	}
-	slices.Sort(batches)
-	idx := AgentsIndex{Generated: generated, Agents: []AgentIndex{}}
-	// Each site's verdict for each agent, by the agent's place in the list
-	// (agentVerdicts' answers, in a slice a site rather than a map: the
-	// maps were a tenth of what the views across 10,000 sites held).
-	agents := robots.Agents()
+	slices.Sort(t.batches)
 	place := map[string]int{}
-	for k, a := range agents {
+	for k, a := range t.agents {
 		place[a.Token] = k
 	}
-	verdicts := make([][]string, len(sorted))
-	byBatch := make([]map[string]BatchVerdicts, len(sorted)) // each site's history by batch
+	t.newest = make([][]byte, len(sorted))
+	t.byBatch = make([][]byte, len(t.batches)*len(sorted))
 	for i, s := range sorted {
-		v := make([]string, len(agents))
-		for k := range v {
-			v[k] = AgentUnknown // a blocked or unread site has no agents: unknown
-		}
+		t.hosts[i] = s.Host
+		row := make([]byte, len(t.agents)) // all unknown
 		for _, a := range s.Robots.Agents {
 			if k, ok := place[a.Agent]; ok {
-				v[k] = a.Verdict()
+				row[k] = verdictCode(a.Verdict())
 			}
 		}
-		verdicts[i] = v
-		byBatch[i] = map[string]BatchVerdicts{}
+		t.newest[i] = row
 		for _, h := range s.History {
-			byBatch[i][h.Batch] = h
+			b, _ := slices.BinarySearch(t.batches, h.Batch)
+			row := make([]byte, len(t.agents))
+			for k, a := range t.agents {
+				row[k] = verdictCode(h.Verdict(a.Token))
+			}
+			t.byBatch[b*len(sorted)+i] = row
 		}
 	}
-	for k, a := range agents {
-		ai := AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
-			AgentHosts: emptyHosts(), Batches: []AgentBatch{}}
-		for i, s := range sorted {
-			ai.add(s.Host, verdicts[i][k])
+	return t
+}
+
+// Len is the number of crawlers in the agents list.
+func (t *AgentsTable) Len() int { return len(t.agents) }
+
+// Agent is the k-th crawler of the agents list across sites, as
+// agents.json lists it.
+func (t *AgentsTable) Agent(k int) AgentIndex {
+	a := t.agents[k]
+	ai := AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
+		AgentHosts: t.hostsBy(func(i int) []byte { return t.newest[i] }, k), Batches: make([]AgentBatch, 0, len(t.batches))}
+	for b, batch := range t.batches {
+		rows := t.byBatch[b*len(t.hosts) : (b+1)*len(t.hosts)]
+		ai.Batches = append(ai.Batches, AgentBatch{Batch: batch, AgentHosts: t.hostsBy(func(i int) []byte { return rows[i] }, k)})
+	}
+	return ai
+}
+
+// hostsBy sorts the hosts by their verdict for crawler k in the rows row
+// gives, leaving out a host whose row is nil; each list is made at its
+// size.
+func (t *AgentsTable) hostsBy(row func(i int) []byte, k int) AgentHosts {
+	var n [len(verdictNames)]int
+	for i := range t.hosts {
+		if r := row(i); r != nil {
+			n[r[k]]++
 		}
-		for _, b := range batches {
-			ab := AgentBatch{Batch: b, AgentHosts: emptyHosts()}
-			for i, s := range sorted {
-				if h, ok := byBatch[i][b]; ok {
-					ab.add(s.Host, h.Verdict(a.Token))
-				}
-			}
-			ai.Batches = append(ai.Batches, ab)
+	}
+	lists := [len(verdictNames)][]string{}
+	for c := range lists {
+		lists[c] = make([]string, 0, n[c])
+	}
+	for i, h := range t.hosts {
+		if r := row(i); r != nil {
+			lists[r[k]] = append(lists[r[k]], h)
 		}
-		idx.Agents = append(idx.Agents, ai)
+	}
+	return AgentHosts{Unknown: lists[0], Allowed: lists[1], Disallowed: lists[2]}
+}
+
+// Index is the whole of agents.json at once (for tests and the Hugo
+// project of the bench; the build writes it one crawler at a time).
+func (t *AgentsTable) Index() AgentsIndex {
+	idx := AgentsIndex{Generated: t.Generated, Agents: make([]AgentIndex, 0, t.Len())}
+	for k := range t.agents {
+		idx.Agents = append(idx.Agents, t.Agent(k))
 	}
 	return idx
 }
 
-func emptyHosts() AgentHosts {
-	return AgentHosts{Allowed: []string{}, Disallowed: []string{}, Unknown: []string{}}
+// NewAgentsIndex builds agents.json from every site's findings. generated
+// is the newest batch's time (RFC 3339), as in sites.json.
+func NewAgentsIndex(all []*Site, generated string) AgentsIndex {
+	return NewAgentsTable(all, generated).Index()
 }

@@ -1,7 +1,8 @@
 package signals
 
 import (
-	"sort"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
@@ -60,18 +61,34 @@ func Generated(all []*Site) string {
 
 // NewIndex lists the sites for sites.json, sorted by name.
 func NewIndex(all []*Site) Index {
+	idx, sorted := IndexHead(all)
+	for _, s := range sorted {
+		idx.Sites = append(idx.Sites, EntryOf(s))
+	}
+	return idx
+}
+
+// IndexHead is sites.json without its sites (an empty list), and the
+// sites in the order it lists them, by name: the build writes sites.json
+// one entry at a time (EntryOf), so that 10,000 entries are never held.
+func IndexHead(all []*Site) (Index, []*Site) {
 	idx := Index{Sites: []IndexEntry{}, Generated: Generated(all)}
 	for _, s := range all {
 		if s.Batch > idx.Batch {
 			idx.Batch = s.Batch
 		}
-		idx.Sites = append(idx.Sites, IndexEntry{
-			Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
-			RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, RobotsAgents: s.AgentVerdicts(),
-			Read: len(s.Read), Documents: s.Documents(), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
-			LookTwice: len(s.Contradictions), LastChanged: s.LastChanged(), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
-		})
 	}
-	sort.SliceStable(idx.Sites, func(i, j int) bool { return idx.Sites[i].Name < idx.Sites[j].Name })
-	return idx
+	sorted := slices.Clone(all)
+	slices.SortStableFunc(sorted, func(a, b *Site) int { return strings.Compare(a.Name, b.Name) })
+	return idx, sorted
+}
+
+// EntryOf is a site's entry of sites.json.
+func EntryOf(s *Site) IndexEntry {
+	return IndexEntry{
+		Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
+		RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, RobotsAgents: s.AgentVerdicts(),
+		Read: len(s.Read), Documents: s.Documents(), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
+		LookTwice: len(s.Contradictions), LastChanged: s.LastChanged(), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
+	}
 }
