@@ -36,6 +36,12 @@ func challengeOf(status int, h http.Header, body []byte) (marker string, ok bool
 	}
 	b := body[:min(len(body), challengeScan)]
 	has := func(s string) bool { return bytes.Contains(b, []byte(s)) }
+	// Each marker is looked for only in a page that has a word it
+	// contains (the two captcha vendors' "aptcha", "Incapsula",
+	// "ddos-guard"): one scan of the page rules out several markers, and a
+	// page that has none, nearly every page, is scanned five times, not
+	// nine. A marker found is found as before.
+	captcha, incapsula, ddosGuard := has("aptcha"), has("Incapsula"), has("ddos-guard")
 	title := pageTitle(b)
 	switch {
 	case title == "Just a moment..." || title == "Just a moment…":
@@ -44,22 +50,22 @@ func challengeOf(status int, h http.Header, body []byte) (marker string, ok bool
 		return "Cloudflare challenge script (_cf_chl_opt)", true
 	case strings.HasPrefix(title, "Attention Required! | Cloudflare"):
 		return "Cloudflare block page (Attention Required!)", true
-	case has("captcha-delivery.com") && (has("var dd=") || has("/captcha/?initialCid") || has("ct.captcha-delivery.com/c.js\"")):
+	case captcha && has("captcha-delivery.com") && (has("var dd=") || has("/captcha/?initialCid") || has("ct.captcha-delivery.com/c.js\"")):
 		// The block page's own script or frame, not a privacy notice naming the domain.
 		return "DataDome block page (captcha-delivery.com)", true
-	case has(`id="px-captcha"`) || has("_pxCaptcha"):
+	case captcha && (has(`id="px-captcha"`) || has("_pxCaptcha")):
 		return "PerimeterX block page (px-captcha)", true
 	case strings.Contains(title, "Access Denied") && has("Reference #"):
 		return `Akamai block page ("Access Denied", "Reference #")`, true
-	case has("Incapsula incident ID"):
+	case incapsula && has("Incapsula incident ID"):
 		return "Imperva block page (Incapsula incident ID)", true
-	case has("_Incapsula_Resource") && almostNoText(b, h.Get("Content-Type")):
+	case incapsula && has("_Incapsula_Resource") && almostNoText(b, h.Get("Content-Type")):
 		return "Imperva challenge (_Incapsula_Resource on an empty page)", true
 	case strings.Contains(title, "Sucuri WebSite Firewall"):
 		return "Sucuri WebSite Firewall block page", true
 	case has("sucuri_cloudproxy_js"):
 		return "Sucuri challenge (sucuri_cloudproxy_js)", true
-	case title == "DDoS-Guard" || has("/.well-known/ddos-guard/check") || has(`src="https://check.ddos-guard.net`):
+	case title == "DDoS-Guard" || ddosGuard && (has("/.well-known/ddos-guard/check") || has(`src="https://check.ddos-guard.net`)):
 		return "DDoS-Guard challenge", true
 	}
 	return "", false

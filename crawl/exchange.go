@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptrace"
+	"slices"
 	"strings"
 	"time"
 
@@ -299,7 +300,19 @@ func readCapped(r io.Reader, max, size int64) (body []byte, truncated bool, err 
 // costs no more than the cap. Past the limit it returns the first limit
 // bytes and tooLarge; on a broken stream, what came before the break and
 // the problem.
+//
+// A body without a coding is returned as it is, cut at the limit, not
+// copied as DecodePrefix copies it: the answer holds the body received
+// (raw) and the body decoded, and what reads the decoded one only reads
+// it. The copy of every page was a percent of the crawler's CPU and the
+// page's size again in memory until the site moved on.
 func decode(body []byte, encodings []string, limit int64) (out []byte, tooLarge bool, problem string) {
+	if !evidence.HasContentCoding(encodings) {
+		if int64(len(body)) > limit {
+			return body[:limit:limit], true, ""
+		}
+		return slices.Clip(body), false, ""
+	}
 	out, tooLarge, err := evidence.DecodePrefix(body, encodings, limit)
 	switch {
 	case err == nil:

@@ -82,6 +82,14 @@ func DecodePrefix(body []byte, encodings []string, max int64) (out []byte, more 
 	return out, false, nil
 }
 
+// HasContentCoding reports whether DecodePrefix would undo anything for
+// these Content-Encoding values (identity and empty values are nothing to
+// undo). A caller that only reads the body can then use it as it is
+// instead of the copy DecodePrefix returns.
+func HasContentCoding(encodings []string) bool {
+	return len(contentCodings(encodings)) > 0
+}
+
 // contentCodings flattens Content-Encoding header values into a list of
 // lower-case codings, dropping identity, which changes nothing.
 func contentCodings(values []string) []string {
