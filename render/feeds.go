@@ -88,8 +88,12 @@ const feedEpoch = "1970-01-01T00:00:00Z"
 // when it asked us to stop. A batch that changed nothing adds no entry, so
 // a subscriber hears only news. An entry's ID is the site and the batch, so
 // it never changes once published, and its updated time is the batch's: a
-// build never reads the clock.
-func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
+// build never reads the clock. The site's own feed carries each change's
+// diff; the directory's (withDiffs false) carries what changed and links to
+// the site's page for the lines: with every site's diffs it weighed more
+// than the site pages' changes sections together, and it grows with the
+// list.
+func siteEntries(base *url.URL, s *signals.Site, withDiffs bool) []atomEntry {
 	var out []atomEntry
 	page := abs(base, "sites/"+s.Host+"/")
 	entry := func(id, title, summary string, d *date) atomEntry {
@@ -134,7 +138,14 @@ func siteEntries(base *url.URL, s *signals.Site) []atomEntry {
 			continue
 		}
 		title := fmt.Sprintf("%s changed on %s: %d %s", s.Host, d.Day(), len(c.Items), plural(len(c.Items), "change", "changes"))
-		out = append(out, entry("batch/"+c.Batch, title, changeText(c.Items)+diffText(c.Diffs), d))
+		summary := changeText(c.Items)
+		switch {
+		case withDiffs:
+			summary += diffText(c.Diffs)
+		case len(c.Diffs) > 0:
+			summary += "\n\nThe lines and sentences that changed: " + page
+		}
+		out = append(out, entry("batch/"+c.Batch, title, summary, d))
 	}
 	return out
 }

@@ -267,7 +267,7 @@ func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *u
 func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Site, dirs []directory) error {
 	var entries []atomEntry
 	for _, s := range sorted {
-		entries = append(entries, siteEntries(base, s)...)
+		entries = append(entries, siteEntries(base, s, false)...)
 	}
 	feed, err := atom("tag:"+tagAuthority+":directory", "crawlsignals: the directory, batch by batch",
 		abs(base, "feed.xml"), base.String(), entries)
@@ -315,7 +315,7 @@ func (r *Renderer) siteFiles(w writer, in Input, base *url.URL, s *signals.Site)
 		return err
 	}
 	feed, err := atom("tag:"+tagAuthority+":site/"+s.Host, "crawlsignals: "+cleanText(s.Name)+" ("+s.Host+")",
-		abs(base, dir+"feed.xml"), abs(base, dir), siteEntries(base, s))
+		abs(base, dir+"feed.xml"), abs(base, dir), siteEntries(base, s, true))
 	if err != nil {
 		return err
 	}

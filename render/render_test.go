@@ -283,6 +283,7 @@ func TestFeeds(t *testing.T) {
 			Link    struct {
 				Href string `xml:"href,attr"`
 			} `xml:"link"`
+			Summary string `xml:"summary"`
 		} `xml:"entry"`
 	}
 	var all feed
@@ -306,6 +307,18 @@ func TestFeeds(t *testing.T) {
 	var one feed
 	if err := xml.Unmarshal(read(t, out, "sites/kommune.test/feed.xml"), &one); err != nil {
 		t.Fatal(err)
+	}
+	// The site's feed carries the change's diff; the directory's says what
+	// changed and where the lines are.
+	const changeID = "tag:crawlsignals.com,2026:site/kommune.test/batch/20261201T060000Z"
+	for _, e := range all.Entries {
+		if e.ID == changeID && (strings.Contains(e.Summary, "Disallow: /") || !strings.Contains(e.Summary, "GPTBot may no longer read /.") ||
+			!strings.Contains(e.Summary, "changed: https://example.org/cs/sites/kommune.test/")) {
+			t.Errorf("directory feed's entry of the change: %q", e.Summary)
+		}
+	}
+	if len(one.Entries) > 0 && (!strings.Contains(one.Entries[0].Summary, "+ Disallow: /") || !strings.Contains(one.Entries[0].Summary, "− Alle rettigheter forbeholdt.")) {
+		t.Errorf("site feed's entry of the change has no diff: %q", one.Entries[0].Summary)
 	}
 	if len(one.Entries) != 2 || one.Entries[0].ID != "tag:crawlsignals.com,2026:site/kommune.test/batch/20261201T060000Z" ||
 		one.Entries[0].Updated != "2026-12-01T06:00:00Z" || one.Entries[0].Title != "kommune.test changed on 1 December 2026: 2 changes" ||
