@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // MaxBytes is how much of a robots.txt we read (RFC 9309 §2.5 asks for at
@@ -27,6 +28,9 @@ type File struct {
 	sitemaps []string
 	html     bool
 	matcher  string // the body as the matcher reads it (see Parse)
+	// parsed is the matcher's parse of it, taken once when first asked
+	// for (see recording); nil for a File not made by Parse.
+	parsed func() recording
 }
 
 // Group is one group as written: its user-agent lines, then what follows up
@@ -217,6 +221,8 @@ func Parse(body []byte) *File {
 		}
 	}
 	f.matcher = m.String()
+	text := f.matcher
+	f.parsed = sync.OnceValue(func() recording { return record(text) })
 	return f
 }
 

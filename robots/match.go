@@ -74,7 +74,7 @@ func (f *File) decide(token, rawURL string, strategy grobotstxt.MatchStrategy) (
 	if t == "" {
 		t = noAgent
 	}
-	allowed, line, err := guardedMatch(strategy, f.matcher, t, target)
+	allowed, line, err := guardedMatch(strategy, f.recording(), t, target)
 	if err != nil {
 		d.Err = err
 		return d
@@ -88,17 +88,28 @@ func (f *File) decide(token, rawURL string, strategy grobotstxt.MatchStrategy) (
 }
 
 // guardedMatch calls the library, turning a panic into an error (and a
-// "disallowed" answer).
-func guardedMatch(strategy grobotstxt.MatchStrategy, body, token, target string) (allowed bool, line int, err error) {
+// "disallowed" answer). The matcher is given the parse of the body rec
+// holds, as the library's parser would hand it over.
+func guardedMatch(strategy grobotstxt.MatchStrategy, rec recording, token, target string) (allowed bool, line int, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			allowed, line, err = false, 0, fmt.Errorf("robots: matcher failed: %v", r)
 		}
 	}()
+	if rec.panicked != nil {
+		panic(rec.panicked) // the parser failed on this body: it would for every question
+	}
 	m := grobotstxt.NewRobotsMatcher()
 	if strategy != nil {
 		m.MatchStrategy = strategy
 	}
-	allowed = m.AgentAllowed(body, token, target)
-	return allowed, m.MatchingLine(), nil
+	// AgentAllowed on an empty body sets the agent and the path the rules
+	// are matched against, as it does before parsing a body, and refuses
+	// only a URL it cannot read (then before reading any line, as with
+	// the body); the body's parse is then played to the matcher.
+	if !m.AgentAllowed("", token, target) {
+		return false, m.MatchingLine(), nil
+	}
+	rec.playTo(m)
+	return !m.Disallowed(), m.MatchingLine(), nil
 }
