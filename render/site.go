@@ -187,6 +187,18 @@ func (a *quoteAnchors) href(url, says string) string {
 	return "#" + q.ID
 }
 
+// ref is a link to the quote of page url with the words says, named by
+// its first words; nil when no quote under a document has them.
+func (a *quoteAnchors) ref(url, says string) *lookQuote {
+	if says == "" {
+		return nil
+	}
+	if href := a.href(url, says); href != "" {
+		return &lookQuote{Text: excerpt(says), Href: href}
+	}
+	return nil
+}
+
 // excerpt is a quote as the text of a link to it: whole when it is short,
 // else its first words, enough to know it by, and "…".
 func excerpt(s string) string {
@@ -221,8 +233,8 @@ func lookTwiceOf(cs []signals.Contradiction, anchors *quoteAnchors) []lookTwiceV
 	for _, c := range cs {
 		lv := lookTwiceView{Contradiction: c}
 		for _, q := range c.Quotes {
-			if href := anchors.href("", q); href != "" {
-				lv.Quotes = append(lv.Quotes, lookQuote{Text: excerpt(q), Href: href})
+			if r := anchors.ref("", q); r != nil {
+				lv.Quotes = append(lv.Quotes, *r)
 			} else {
 				lv.Quotes = append(lv.Quotes, lookQuote{Text: q})
 			}
@@ -365,11 +377,15 @@ type openView struct {
 	signals.OpenVerdict
 	API     *quoteView
 	Licence *quoteView
+	// APIRef and LicenceRef link to the quotes under their documents,
+	// set instead of API and Licence when they stand there.
+	APIRef, LicenceRef *lookQuote
 }
 
 type licenceView struct {
 	signals.Licence
 	Page, Target link
+	Ref          *lookQuote // the sentence, when it is a quote on the page
 }
 
 // apiView is an API, feed or export a page describes.
@@ -377,6 +393,7 @@ type apiView struct {
 	signals.APIEvidence
 	Page        link
 	AccessWords string
+	Ref         *lookQuote // the sentence, when it is a quote on the page
 }
 
 // accessWords says an API's access terms for readers.
@@ -479,20 +496,20 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	}
 	v.AI = aiOf(s.AIUse, robotsOnPage, fragments, anchors)
 	v.LookTwice = lookTwiceOf(s.Contradictions, anchors)
-	// The lists copy the quotes: after the anchors have given them ids.
-	for i := range v.Docs {
-		v.Docs[i].Lists = listsOf(v.Docs[i].Quotes)
-	}
 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
 	v.GapSummary = gapSummaryOf(v.Gaps, v.GapReasons)
 	v.Signals = signalsOf(s, v.OtherReads, v.Gaps) // well-known files and llms.txt are among the other reads
-	v.Open = openOf(s.OpenByDesign)
+	v.Open = openOf(s.OpenByDesign, anchors)
 	for _, a := range s.APIs {
-		v.APIs = append(v.APIs, apiView{APIEvidence: a, Page: linkTo(a.URL, shortURL(a.URL)), AccessWords: accessWords[a.Access]})
+		av := apiView{APIEvidence: a, Page: linkTo(a.URL, shortURL(a.URL)), AccessWords: accessWords[a.Access]}
+		av.Ref = anchors.ref(a.URL, a.Quote)
+		v.APIs = append(v.APIs, av)
 	}
 	for _, l := range s.Licences {
-		v.Licences = append(v.Licences, licenceView{Licence: l, Page: linkTo(l.URL, shortURL(l.URL)), Target: linkTo(l.LinksTo, "")})
+		lv := licenceView{Licence: l, Page: linkTo(l.URL, shortURL(l.URL)), Target: linkTo(l.LinksTo, "")}
+		lv.Ref = anchors.ref(l.URL, l.Quote)
+		v.Licences = append(v.Licences, lv)
 	}
 	for _, c := range s.Changes {
 		v.Changes = append(v.Changes, changeView{Change: c, ReadAt: newDate(c.ReadAt), Previous: batchDate(c.Previous)})
@@ -501,6 +518,11 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		if v.Changes[i].Batch == s.Batch {
 			v.LatestChange = &v.Changes[i]
 		}
+	}
+	// The lists copy the quotes: after every link to one has given it
+	// its id.
+	for i := range v.Docs {
+		v.Docs[i].Lists = listsOf(v.Docs[i].Quotes)
 	}
 	v.Contact = contact
 	if !s.Blocked {
@@ -833,15 +855,22 @@ func pathOf(raw string) string {
 	return u.Path
 }
 
-func openOf(o signals.OpenVerdict) openView {
+// openOf arranges the Open by design verdict: each quote it rests on
+// linked to where it stands under its document, or quoted here when it
+// stands nowhere else on the page.
+func openOf(o signals.OpenVerdict, anchors *quoteAnchors) openView {
 	v := openView{OpenVerdict: o}
 	if o.API != nil {
-		q := quoteOf(*o.API)
-		v.API = &q
+		if v.APIRef = anchors.ref(o.API.URL, o.API.Says()); v.APIRef == nil {
+			q := quoteOf(*o.API)
+			v.API = &q
+		}
 	}
 	if o.Licence != nil {
-		q := quoteOf(*o.Licence)
-		v.Licence = &q
+		if v.LicenceRef = anchors.ref(o.Licence.URL, o.Licence.Says()); v.LicenceRef == nil {
+			q := quoteOf(*o.Licence)
+			v.Licence = &q
+		}
 	}
 	return v
 }
