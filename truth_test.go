@@ -138,7 +138,7 @@ func TestAIUseFromEverySignal(t *testing.T) {
 	feed := r.sites["feed.test"]
 	// robots.txt refuses none; the * group's ai-train=no, which every
 	// crawler reads, refuses them all (combined per crawler, design §2.8).
-	if feed.AIUse.Verdict != signals.AIRefused || len(feed.AIUse.RobotsRefused) != 0 || len(feed.AIUse.Refused) != len(feed.AIUse.Crawlers) {
+	if feed.AIUse.Verdict != signals.AIRefused || len(robotsRefused(feed)) != 0 || len(feed.AIUse.Refused) != len(feed.AIUse.Crawlers) {
 		t.Errorf("feed.test ai_use %+v", feed.AIUse)
 	}
 	if !hasSource(feed, "content-signal", signals.ObjectsAll) {
@@ -163,7 +163,7 @@ func TestAIUseFromEverySignal(t *testing.T) {
 	// robots.txt alone refusing one crawler names it; the terms of
 	// avis.test prohibit scraping for AI, which objects for all.
 	avis := r.sites["avis.test"]
-	if len(avis.AIUse.RobotsRefused) != 1 || avis.AIUse.RobotsRefused[0] != "GPTBot" || !hasSource(avis, "terms", signals.ObjectsAll) {
+	if rr := robotsRefused(avis); len(rr) != 1 || rr[0] != "GPTBot" || !hasSource(avis, "terms", signals.ObjectsAll) {
 		t.Errorf("avis.test ai_use: %+v", avis.AIUse)
 	}
 	// An AI sentence that prohibits nothing is shown, deciding nothing.
@@ -221,4 +221,16 @@ func readPublic(t *testing.T, r *demoRun, rel string) string {
 		t.Fatal(err)
 	}
 	return string(data)
+}
+
+// robotsRefused is robots.txt's verdict alone, as signals.json gives it:
+// the AI training crawlers whose robots.txt verdict is disallowed.
+func robotsRefused(s *signals.Site) []string {
+	var out []string
+	for _, c := range s.AIUse.Crawlers {
+		if c.Robots == signals.AgentDisallowed {
+			out = append(out, c.Agent)
+		}
+	}
+	return out
 }

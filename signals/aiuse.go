@@ -20,9 +20,11 @@ type AIUse struct {
 	// RobotsAllowed and RobotsRefused are robots.txt's verdicts alone: the
 	// AI training crawlers the home host's robots.txt lets read "/", and
 	// those it keeps from it. A crawler robots.txt allows may still be
-	// refused by another signal.
-	RobotsAllowed []string `json:"robots_allowed_crawlers"`
-	RobotsRefused []string `json:"robots_refused_crawlers"`
+	// refused by another signal. Not in the export: each is Crawlers'
+	// robots verdict again (issue 25, a lighter site), and nothing reads
+	// them after the contradictions are found.
+	RobotsAllowed []string `json:"-"`
+	RobotsRefused []string `json:"-"`
 	// Crawlers are the AI training crawlers of our agents list, each with
 	// the signals that object for it; empty when robots.txt was not read.
 	Crawlers []AICrawler `json:"crawlers"`
