@@ -65,7 +65,7 @@ func TestChangesPage(t *testing.T) {
 	for _, want := range []string{
 		`<strong>Newly refused by robots.txt:</strong> <a href="../crawlers/ccbot/"><code>CCBot</code></a>`,
 		`<strong>AI training:</strong> <span class="ai ai-no-objection-found">`, `→ <span class="ai ai-partly-refused">`,
-		`<ins><bdi>User-agent: CCBot</bdi></ins>`, `<ins><bdi># a</bdi></ins>`, `… and 3 more added`, // 3 shown, 2 cut + 1 counted before
+		`<ul class="diff added" aria-label="Added"><li><bdi>User-agent: CCBot</bdi></li>`, `<li><bdi># a</bdi></li>`, `… and 3 more added`, // 3 shown, 2 cut + 1 counted before
 		`<li><bdi>CCBot: allowed → disallowed</bdi></li>`,
 	} {
 		if !strings.Contains(newest, want) {
@@ -79,7 +79,8 @@ func TestChangesPage(t *testing.T) {
 		t.Error("a crawler let in where none was")
 	}
 	if !strings.Contains(older, ">Kommunen</a>") || !strings.Contains(older, ">Avisa</a>") ||
-		!strings.Contains(older, `<del><bdi>Gammel setning om maskinlæring.</bdi></del>`) || !strings.Contains(older, `<ins><bdi>Ny setning om KI.</bdi></ins>`) ||
+		!strings.Contains(older, `<ul class="diff removed" aria-label="Removed"><li><del><bdi>Gammel setning om maskinlæring.</bdi></del>`) ||
+		!strings.Contains(older, `<ul class="diff added" aria-label="Added"><li><bdi>Ny setning om KI.</bdi></li>`) ||
 		!strings.Contains(older, "2 of 3 sites changed") {
 		t.Errorf("the older batch should list both sites with the terms' sentences:\n%s", older)
 	}
