@@ -79,9 +79,12 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	// The operator's GOMEMLIMIT, when set, is kept.
+	// The operator's GOMEMLIMIT and GOGC, when set, are kept.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(crawl.MemoryLimitFor(*openSites)))
+	}
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(crawl.GCPercent))
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers, MaxOpenSites: *openSites,
