@@ -106,6 +106,11 @@ func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
 		debug.SetMemoryLimit(int64(limit) * 3 / 4)
 		go watchMemory(limit)
 	}
+	// A child lives for one PDF, its heap starting near empty: at the
+	// default GOGC the collector ran again and again as a PDF's objects
+	// piled up, a quarter of a child's CPU on the real PDFs. The memory
+	// limit above still bounds what a hostile PDF can hold.
+	debug.SetGCPercent(400)
 	body, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
 	if err != nil {
 		return 2
