@@ -73,7 +73,7 @@ func TestQuotesAsRead(t *testing.T) {
 		t.Fatal("no documents section")
 	}
 	answer := figure.FindString(page[:docs])
-	if !strings.Contains(answer, `<figcaption>prohibits or reserves · <strong>scraping ban</strong> — `) || !strings.Contains(answer, `href="#read">how we read it</a>`) {
+	if !strings.Contains(answer, `<figcaption>prohibits or reserves · <strong>scraping ban</strong> — `) || !strings.Contains(answer, `href="#q1">how we read it</a>`) {
 		t.Errorf("the answer's quote does not say in brief how it was read, with a link to the whole reading:\n%s", answer)
 	}
 	section := page[docs:]

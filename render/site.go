@@ -144,8 +144,10 @@ type quoteView struct {
 	ReadAt *date
 	ReadAs *readAs // how the terms reader read it, when it says
 	// Brief is set for the answer block: the reading in a few words and
-	// the evidence in one line; the whole reading stands under the document.
-	Brief bool
+	// the evidence in one line; the whole reading, and the digest of what
+	// we saved, stand under the document, where HowHref leads.
+	Brief   bool
+	HowHref string
 	// InDoc is set under its document, read at the same time: the page,
 	// date and digest are the document's, given above it.
 	InDoc bool
@@ -494,6 +496,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 			anchors.add(&v.Docs[i].Quotes[j])
 		}
 	}
+	for i := range v.Answer {
+		v.Answer[i].HowHref = firstOf(anchors.href(v.Answer[i].URL, v.Answer[i].Text), "#read")
+	}
 	v.AI = aiOf(s.AIUse, robotsOnPage, fragments, anchors)
 	v.LookTwice = lookTwiceOf(s.Contradictions, anchors)
 
@@ -639,9 +644,11 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 		}
 		g.Agents = append(g.Agents, row)
 		// A token parsers read shorter ("AI2Bot" as "AI") changes which
-		// group of this file applies, so its note stays beside the table;
-		// the other notes are about the crawler, on its own page.
-		if row.Note != "" && a.ParserToken != a.Agent {
+		// group of this file applies, so its note stays beside the table
+		// where the crawler follows a group of its own; the other notes,
+		// and this one for a crawler the * group speaks to, are about the
+		// crawler, on its own page.
+		if row.Note != "" && a.ParserToken != a.Agent && a.Group == "own" {
 			v.Noted = append(v.Noted, row)
 		}
 		if a.Verdict() == signals.AgentAllowed {
