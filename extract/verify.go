@@ -151,6 +151,14 @@ func NewVerifier(text string) *Verifier {
 	return &Verifier{text: Normalize(text)}
 }
 
+// NewVerifierNormalized is NewVerifier for a text that is Normalize's
+// output already, such as a Page's Text: it is taken as it is, sparing a
+// pass over the whole page to find it needs no change. A caller that is
+// not sure of its text calls NewVerifier.
+func NewVerifierNormalized(text string) *Verifier {
+	return &Verifier{text: text}
+}
+
 // Text returns the normalised text quotes are checked against.
 func (v *Verifier) Text() string { return v.text }
 

@@ -1,6 +1,8 @@
 package extract
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -121,5 +123,41 @@ func TestClosestIsDeterministic(t *testing.T) {
 	}
 	if first != "alpha beta gamma." {
 		t.Errorf("closest = %q", first)
+	}
+}
+
+// TestNormalizedVerifierAgrees: on the text of every real terms page (a
+// Page's Text, normalised), a verifier that takes the text as it is gives
+// every answer NewVerifier gives: each block verifies at the same offset,
+// and a block with a word changed fails with the same closest passage.
+func TestNormalizedVerifierAgrees(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(realweb(t, "terms"), "*.html"))
+	checked := 0
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := HTML(body, "text/html; charset=utf-8", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, taken := NewVerifier(p.Text), NewVerifierNormalized(p.Text)
+		for i, b := range p.Blocks {
+			if i%7 != 0 {
+				continue // a seventh of the blocks keeps the test quick
+			}
+			for _, q := range []string{b.Text, "zq " + b.Text} {
+				ok1, at1, c1 := full.Verify(q)
+				ok2, at2, c2 := taken.Verify(q)
+				if ok1 != ok2 || at1 != at2 || c1 != c2 {
+					t.Errorf("%s: %q: NewVerifier gives %v %d %q, NewVerifierNormalized %v %d %q", filepath.Base(f), q, ok1, at1, c1, ok2, at2, c2)
+				}
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no quote checked")
 	}
 }

@@ -138,10 +138,12 @@ func licenceOfURL(raw string) string {
 
 // findLicences lists the standard licences a page names in its text, or
 // links to by their well-known addresses; each with a verified quote: the
-// sentence that names it, or the link's text as the page shows it.
+// sentence that names it, or the link's text as the page shows it. text is
+// the page's text, normalised (extract.Normalize) as readDocument gives it.
 func findLicences(pageURL, text string, sents []string, links []extract.Link) []Licence {
 	var out []Licence
 	seen := map[string]bool{}
+	v := extract.NewVerifierNormalized(text) // one for the page, not one a quote
 	if sents == nil {
 		sents = sentences(text)
 	}
@@ -163,7 +165,7 @@ func findLicences(pageURL, text string, sents []string, links []extract.Link) []
 			if name == "" || seen[name] {
 				continue
 			}
-			if ok, _, _ := extract.Verify(text, s); !ok {
+			if ok, _, _ := v.Verify(s); !ok {
 				continue
 			}
 			seen[name] = true
@@ -175,7 +177,7 @@ func findLicences(pageURL, text string, sents []string, links []extract.Link) []
 		if name == "" || seen[name] || l.Text == "" {
 			continue
 		}
-		if ok, _, _ := extract.Verify(text, l.Text); !ok {
+		if ok, _, _ := v.Verify(l.Text); !ok {
 			continue
 		}
 		seen[name] = true

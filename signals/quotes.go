@@ -18,11 +18,12 @@ const (
 
 // readQuotes asks the terms reader for the sentences of one policy page
 // that the site's page shows, and keeps those whose text (and lead-in)
-// verify word for word in the page's saved text. lang is the language the
+// verify word for word in the page's saved text, which is normalised
+// (extract.Normalize) as readDocument gives it. lang is the language the
 // text is in; read is false when its terms are not read for meaning.
 func readQuotes(text string, blocks []extract.Block, hint string) (quotes []Quote, r terms.Reading) {
 	r = terms.Read(blocks, hint)
-	v := extract.NewVerifier(text) // normalises the page once for all its sentences
+	v := extract.NewVerifierNormalized(text) // the page's text is normalised (readDocument)
 	for _, s := range r.Found {
 		if ok, _, _ := v.Verify(s.Text); !ok {
 			continue
