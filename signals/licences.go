@@ -33,12 +33,8 @@ func mayNameLicence(text string) bool {
 		return true
 	}
 	for i := 0; i < len(text); i++ {
-		c := lowerASCII(text[i])
-		if !licenceFirst[c] {
-			continue
-		}
-		for _, w := range licenceWords {
-			if w[0] == c && hasPrefixFoldASCII(text[i:], w) {
+		for _, w := range licenceByFirst[lowerASCII(text[i])] {
+			if hasPrefixFoldASCII(text[i:], w) {
 				return true
 			}
 		}
@@ -46,12 +42,14 @@ func mayNameLicence(text string) bool {
 	return false
 }
 
-// licenceFirst marks the bytes a licence word starts with.
-var licenceFirst = func() (first [256]bool) {
+// licenceByFirst lists the licence words by the byte they start with: a
+// "c", "n" or "o" is met at every few letters of a text, and is held up
+// only against the words that start with it.
+var licenceByFirst = func() (by [256][]string) {
 	for _, w := range licenceWords {
-		first[w[0]] = true
+		by[w[0]] = append(by[w[0]], w)
 	}
-	return first
+	return by
 }()
 
 // hasPrefixFoldASCII reports whether s starts with word (lower-case
