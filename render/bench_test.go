@@ -59,9 +59,13 @@ func BenchmarkBuild10k(b *testing.B) {
 		dir = d
 	}
 	out := filepath.Join(dir, "public")
-	// The memory limit the build command sets for this many sites.
+	// The memory limit and the collector's pace the build command sets
+	// for this many sites.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(MemoryLimitFor(n)))
+	}
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
 	}
 	var pages int
 	b.ResetTimer()

@@ -72,6 +72,9 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 	if os.Getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(render.MemoryLimitFor(len(list.Sites))))
 	}
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(render.GCPercent))
+	}
 	var read, gaps, open atomic.Int64
 	err = signals.Each(list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {
 		if s == nil || ctx.Err() != nil {
