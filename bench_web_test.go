@@ -177,6 +177,53 @@ func (p benchPages) site(i, week int) (robots, home []byte, docs []benchDoc) {
 	return robots, home, docs
 }
 
+// benchAIAgents are the crawlers an edited robots.txt refuses, one more
+// at each of the site's changes.
+var benchAIAgents = []string{"GPTBot", "ClaudeBot", "CCBot", "Google-Extended", "PerplexityBot", "Bytespider"}
+
+// benchClauses are the sentences an edited first document gains, one more
+// at each of the site's changes.
+var benchClauses = []string{
+	"Automated collection of the content of this site for training artificial intelligence models is not permitted without our written consent.",
+	"The open data published on this site may be reused under the Creative Commons Attribution 4.0 licence.",
+	"We may change these terms at any time, and the date of the latest change is shown at the top of this page.",
+}
+
+// editedSite is site i in week w of a history whose changes are edits, as
+// most weeks' changes on a real site are: the site keeps the robots.txt
+// and documents of site(i, 0), and at each of its changes (as often as
+// site's) robots.txt gains a group refusing one AI crawler and its first
+// document one sentence. (A PDF is served unchanged: it is replaced, not
+// edited, on a real site.)
+func (p benchPages) editedSite(i, week int) (robots, home []byte, docs []benchDoc) {
+	robots, home, docs = p.site(i, 0)
+	turn := (week + i%4) / 4
+	if turn == 0 {
+		return robots, home, docs
+	}
+	robots = slices.Concat(robots, []byte("\n"))
+	docs = slices.Clone(docs)
+	first := docs[0]
+	var clauses []string
+	for k := range turn {
+		robots = fmt.Appendf(robots, "\nUser-agent: %s\nDisallow: /\n", benchAIAgents[(i+k)%len(benchAIAgents)])
+		clauses = append(clauses, benchClauses[k%len(benchClauses)])
+	}
+	switch first.ext {
+	case ".html":
+		added := "<p>" + strings.Join(clauses, "</p>\n<p>") + "</p>\n"
+		at := strings.LastIndex(strings.ToLower(string(first.body)), "</body>")
+		if at < 0 {
+			at = len(first.body)
+		}
+		first.body = slices.Concat(first.body[:at], []byte(added), first.body[at:])
+	case ".txt":
+		first.body = slices.Concat(first.body, []byte("\n\n"+strings.Join(clauses, "\n\n")+"\n"))
+	}
+	docs[0] = first
+	return robots, home, docs
+}
+
 // benchDocNames are where a site's three documents are served; the list
 // approves them (§2, 6), since a real home page's footer links to its own
 // addresses (those on the host are asked for and answer 404, as a dead
@@ -184,14 +231,19 @@ func (p benchPages) site(i, week int) (robots, home []byte, docs []benchDoc) {
 var benchDocNames = []string{"vilkar", "personvern", "lisens"}
 
 // writeBenchWeb makes the web of n hosts for one week, in memory (see
-// memWeb), and the list of those sites, written to toml.
-func writeBenchWeb(p benchPages, n, week int, toml string) (memWeb, error) {
+// memWeb), and the list of those sites, written to toml. edits chooses how
+// the web changes from week to week: editedSite's edits, or site's
+// replaced files.
+func writeBenchWeb(p benchPages, n, week int, edits bool, toml string) (memWeb, error) {
 	web := memWeb{fstest.MapFS{}}
 	categories := []string{"public-sector", "news", "reference", "transport"}
 	var list strings.Builder
 	for i := range n {
 		h := fmt.Sprintf("h%05d.test", i)
 		robots, home, docs := p.site(i, week)
+		if edits {
+			robots, home, docs = p.editedSite(i, week)
+		}
 		web.MapFS[h] = &fstest.MapFile{Mode: fs.ModeDir | 0o755}
 		web.MapFS[h+"/robots.txt"] = &fstest.MapFile{Data: robots, Mode: 0o644}
 		web.MapFS[h+"/index.html"] = &fstest.MapFile{Data: home, Mode: 0o644}

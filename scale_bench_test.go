@@ -43,14 +43,18 @@ import (
 //  3. `build` of BENCH_HISTORY (400) sites with 8 earlier batches against
 //     the newest batch alone, both warm (derived files current); the nine
 //     batches are nine crawls of a web that changes between them (a
-//     quarter of the sites change a page or their robots.txt each week).
+//     quarter of the sites change each week), twice: with edits to the
+//     same files (a robots.txt group, a sentence of the terms), as most
+//     weeks' changes are, and with whole files replaced by other sites',
+//     the most a change can say; each with public/'s bytes beside it.
 //
 // Each comparison alternates the two commands BENCH_RUNS (3) times after
 // one warm-up each and reports medians. It enforces nothing: the numbers go
 // in the README and the issue, with the machine's load at start and end.
 // BENCH_NOFILE runs the crawl under that open-files limit, BENCH_FLOOR and
 // BENCH_WORKERS pass -min-delay and -workers instead of the defaults;
-// BENCH_ONLY=crawl stops after the crawl.
+// BENCH_ONLY=crawl stops after the crawl; BENCH_ONLY=history measures the
+// history alone.
 func BenchmarkScale(b *testing.B) {
 	bin := os.Getenv("CRAWLSIGNALS_BIN")
 	if bin == "" {
@@ -64,7 +68,7 @@ func BenchmarkScale(b *testing.B) {
 	for range b.N {
 		dir := scaleDir(b)
 		toml := filepath.Join(dir, "sites.toml")
-		web, err := writeBenchWeb(pages, hosts, 0, toml)
+		web, err := writeBenchWeb(pages, hosts, 0, false, toml)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -76,10 +80,16 @@ func BenchmarkScale(b *testing.B) {
 		fmt.Printf("%-62s %10s %10s %8s\n", "what", "ours", "against", "ratio")
 
 		batches := filepath.Join(dir, "batches")
-		crawlScale(b, bin, web, toml, batches, hosts)
-		if os.Getenv("BENCH_ONLY") != "crawl" {
+		only := os.Getenv("BENCH_ONLY")
+		if only != "history" {
+			crawlScale(b, bin, web, toml, batches, hosts)
+		}
+		if only == "" {
 			coldBuild(b, bin, dir, toml, batches, runs)
-			warmHistory(b, bin, dir, pages, history, runs)
+		}
+		if only != "crawl" {
+			warmHistory(b, bin, dir, pages, history, runs, true)
+			warmHistory(b, bin, dir, pages, history, runs, false)
 		}
 		fmt.Printf("load average at the end %s", loadavg())
 	}
@@ -332,10 +342,17 @@ func crawlScale(b *testing.B, bin string, web memWeb, toml, batches string, host
 		}
 		fmt.Println(line)
 	}
+	// The machine's own floor: the crawler's and the fixture server's CPU
+	// spread over every core. A crawl can end no sooner than the later of
+	// the two floors.
+	cpuFloor := (r.cpu + server) / time.Duration(runtime.NumCPU())
+	fmt.Printf("%-62s CPU floor (crawler and server CPU over %d cores) %.2fs: wall / the later floor %.2f×\n", "",
+		runtime.NumCPU(), cpuFloor.Seconds(), r.wall.Seconds()/max(floor, cpuFloor).Seconds())
 	fmt.Printf("%-62s first request %.2fs after the start, the last host's first %.2fs, exit %.2fs after the last answer\n", "",
 		first.Sub(r.start).Seconds(), lastStart.Sub(r.start).Seconds(), r.end.Sub(last).Seconds())
 	b.ReportMetric(perReq, "crawl-cpu-µs/req")
 	b.ReportMetric(r.wall.Seconds()/floor.Seconds(), "crawl-wall/floor")
+	b.ReportMetric(r.wall.Seconds()/max(floor, cpuFloor).Seconds(), "crawl-wall/later-floor")
 	b.ReportMetric(float64(r.rss>>20), "crawl-peak-RSS-MB")
 
 	// Every site must have its evidence, and no local failure (a
@@ -533,10 +550,20 @@ func countSites(b *testing.B, public string) int {
 // warmHistory crawls the first n sites in nine batches a week apart, the
 // web changing between them, and times a warm build of the newest with the
 // 8 earlier batches against one of the newest alone (its evidence linked,
-// not copied), both with current derived files. The history crawls are on
-// loopback at BENCH_HISTORY_DELAY (100 ms) between requests, since their
-// time is not what is measured.
-func warmHistory(b *testing.B, bin, dir string, pages benchPages, n, runs int) {
+// not copied), both with current derived files. edits chooses the changes:
+// edits to the same files (editedSite), as most weeks' changes are, or
+// whole files replaced by other sites' (site), the most a change can say.
+// The history crawls are on loopback at BENCH_HISTORY_DELAY (100 ms)
+// between requests, since their time is not what is measured.
+func warmHistory(b *testing.B, bin, dir string, pages benchPages, n, runs int, edits bool) {
+	kind, changes, metric := "replaced", "whole files replaced", "history-build/newest"
+	if edits {
+		kind, changes, metric = "edits", "files edited", "history-edits-build/newest"
+	}
+	dir = filepath.Join(dir, "history-"+kind)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		b.Fatal(err)
+	}
 	toml := filepath.Join(dir, "history.toml")
 	hist, newest := filepath.Join(dir, "history"), filepath.Join(dir, "newest")
 	delay := 100 * time.Millisecond
@@ -547,7 +574,7 @@ func warmHistory(b *testing.B, bin, dir string, pages benchPages, n, runs int) {
 	logFile := filepath.Join(dir, "history.log")
 	var newestBatch string
 	for week := 8; week >= 0; week-- {
-		web, err := writeBenchWeb(pages, n, 8-week, toml)
+		web, err := writeBenchWeb(pages, n, 8-week, edits, toml)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -582,19 +609,44 @@ func warmHistory(b *testing.B, bin, dir string, pages benchPages, n, runs int) {
 			}
 		}
 	}
-	content := filepath.Join(dir, "content")
+	content := filepath.Join(dir, "content") // none: the build's own
+	if err := os.MkdirAll(content, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	outs := map[string]string{hist: filepath.Join(dir, "public-history"), newest: filepath.Join(dir, "public-newest")}
 	build := func(batches string) func() procRun {
 		return func() procRun {
-			return runBin(b, logFile, bin, "build", "-sites", toml, "-batches", batches, "-content", content, "-out", filepath.Join(dir, "public-h"))
+			return runBin(b, logFile, bin, "build", "-sites", toml, "-batches", batches, "-content", content, "-out", outs[batches])
 		}
 	}
 	nothing := func() {}
 	h, one, ratio := alternate(runs, nothing, nothing, build(hist), build(newest))
+	hb, ob := dirBytes(b, outs[hist]), dirBytes(b, outs[newest])
 	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB (newest alone %d MB)\n",
-		fmt.Sprintf("build, warm, %d sites with 8 earlier batches / newest alone", n),
+		fmt.Sprintf("build, warm, %d sites with 8 earlier batches (%s) / newest alone", n, kind),
 		h.wall.Seconds(), one.wall.Seconds(), ratio, h.rss>>20, one.rss>>20)
-	fmt.Printf("%-62s sites whose texts differ from the batch before: %s\n", "", changedSites(b, hist))
-	b.ReportMetric(ratio, "history-build/newest")
+	fmt.Printf("%-62s %s; sites whose texts differ from the batch before: %s; public/ %.1f MB against %.1f MB (%.2f×), so %.2f× the newest's time a byte\n", "",
+		changes, changedSites(b, hist), float64(hb)/1e6, float64(ob)/1e6, float64(hb)/float64(ob), ratio*float64(ob)/float64(hb))
+	b.ReportMetric(ratio, metric)
+}
+
+// dirBytes is the size of every file under dir.
+func dirBytes(b *testing.B, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return n
 }
 
 // changedSites says, for each batch of a history after the first, how many
