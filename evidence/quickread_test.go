@@ -3,6 +3,7 @@ package evidence
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"reflect"
@@ -142,5 +143,121 @@ func TestResponseNamesDamageFoundByTheQuickReader(t *testing.T) {
 	var re *RecordError
 	if !errors.As(err, &re) || !errors.Is(err, ErrDigest) || re.Offset != x.ResponseOffset {
 		t.Fatalf("Response: %v, want a RecordError at offset %d wrapping ErrDigest", err, x.ResponseOffset)
+	}
+}
+
+// bigSite writes a site with responses larger than the part of a record the
+// quick reader decompresses before it knows the record's size, one of them
+// exactly that long.
+func bigSite(t *testing.T) (*Site, []Exchange) {
+	t.Helper()
+	dir := t.TempDir()
+	big := get(t, "https://big.test/vilkar", 200, http.Header{"Content-Type": {"text/html"}}, pseudoText(3*headRead))
+	m := writeSite(t, dir, "big.test", big)
+	s, err := OpenSite(dir, "big.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := m.Addresses[0].Exchanges[0]
+	file, _ := s.RecordFile(x)
+	var plain []byte
+	rewriteMember(t, file, x.ResponseOffset, func(b []byte) []byte { plain = bytes.Clone(b); return b })
+	if len(plain) <= headRead {
+		t.Fatalf("the record is %d bytes, not more than %d", len(plain), headRead)
+	}
+	return s, []Exchange{x}
+}
+
+func TestQuickReadOfALargeRecordAgreesWithGowarc(t *testing.T) {
+	s, xs := bigSite(t)
+	file, _ := s.RecordFile(xs[0])
+	quick, ok := quickFile(t, file, xs[0])
+	if !ok {
+		t.Fatal("the quick reader refused a large record this package wrote")
+	}
+	careful, err := carefulResponse(file, xs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameResponse(t, "large record", quick, careful)
+	if len(quick.Body) != 3*headRead {
+		t.Errorf("body of %d bytes, want %d", len(quick.Body), 3*headRead)
+	}
+}
+
+// A record of a large answer sized from its own header: every change to
+// that header, and a record cut short or run long, must be refused or read
+// as gowarc reads it.
+func TestQuickReadOfALargeRecordNeverAcceptsWhatGowarcRefuses(t *testing.T) {
+	s, xs := bigSite(t)
+	x := xs[0]
+	file, _ := s.RecordFile(x)
+	var plain []byte
+	rewriteMember(t, file, x.ResponseOffset, func(b []byte) []byte { plain = bytes.Clone(b); return b })
+	headerEnd := bytes.Index(plain, []byte("\r\n\r\n")) + 4
+	check := func(what string, changed []byte) bool {
+		t.Helper()
+		rewriteMember(t, file, x.ResponseOffset, func([]byte) []byte { return changed })
+		quick, ok := quickFile(t, file, x)
+		careful, err := carefulResponse(file, x)
+		if ok {
+			if err != nil {
+				t.Fatalf("%s: the quick reader accepted what gowarc refuses: %v", what, err)
+			}
+			sameResponse(t, what, quick, careful)
+		}
+		return ok
+	}
+	accepted := 0
+	for i := range headerEnd {
+		changed := bytes.Clone(plain)
+		changed[i] ^= 0x01
+		if check(fmt.Sprintf("header byte %d (%q) changed", i, plain[i]), changed) {
+			accepted++
+		}
+	}
+	if accepted > headerEnd/4 {
+		t.Errorf("%d of %d single-byte changes to the header accepted", accepted, headerEnd)
+	}
+	for _, c := range []struct {
+		what    string
+		changed []byte
+	}{
+		{"cut by one byte", plain[:len(plain)-1]},
+		{"cut to the head read", plain[:headRead]},
+		{"cut inside the head read", plain[:headRead-1]},
+		{"one byte more", append(bytes.Clone(plain), 'x')},
+		{"a block longer than its Content-Length", append(bytes.Clone(plain), "\r\n\r\n"...)},
+	} {
+		if check(c.what, c.changed) {
+			t.Errorf("%s: accepted", c.what)
+		}
+	}
+	rewriteMember(t, file, x.ResponseOffset, func([]byte) []byte { return plain })
+	if _, ok := quickFile(t, file, x); !ok {
+		t.Fatal("the restored record is refused")
+	}
+}
+
+func TestRecordSize(t *testing.T) {
+	for _, c := range []struct {
+		head string
+		size int
+		ok   bool
+	}{
+		{"WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 12\r\n\r\nblock", 53 + 12 + 4, true},
+		{"WARC/1.1\r\nContent-Length: 0\r\n\r\n", 31 + 4, true},
+		{"WARC/1.1\r\nContent-Length: 12\r\n", 0, false},                            // no end of header yet
+		{"WARC/1.1\r\nWARC-Type: response\r\n\r\nContent-Length: 12\r\n", 0, false}, // in the block, not the header
+		{"WARC/1.1\r\nX-Content-Length: 12\r\n\r\n", 0, false},
+		{"WARC/1.1\r\nContent-Length: -1\r\n\r\n", 0, false},
+		{"WARC/1.1\r\nContent-Length: 1e3\r\n\r\n", 0, false},
+		{"WARC/1.1\r\nContent-Length: \r\n\r\n", 0, false},
+		{"WARC/1.1\r\nContent-Length: 9999999999\r\n\r\n", 0, false},
+	} {
+		size, ok := recordSize([]byte(c.head))
+		if size != c.size || ok != c.ok {
+			t.Errorf("recordSize(%q) = %d, %v; want %d, %v", c.head, size, ok, c.size, c.ok)
+		}
 	}
 }
