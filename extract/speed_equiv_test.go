@@ -200,6 +200,13 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 		if got, want := isFolded(s), refIsFolded(s); got != want {
 			t.Errorf("isFolded(%q) = %v, reference %v", s, got, want)
 		}
+		want := s
+		if !refIsFolded(s) {
+			want = refFoldSpace(s)
+		}
+		if got := foldOnce(s); got != want {
+			t.Errorf("foldOnce(%q) = %q, reference %q", s, got, want)
+		}
 		if got, want := Normalize(s), refNormalize(s); got != want {
 			t.Errorf("Normalize(%q) = %q, reference %q", s, got, want)
 		}

@@ -20,10 +20,59 @@ func Normalize(text string) string {
 	if !isASCII(text) && !norm.NFC.IsNormalString(text) {
 		text = norm.NFC.String(text)
 	}
-	if isFolded(text) {
-		return text
+	return foldOnce(text)
+}
+
+// foldOnce is isFolded(s) ? s : foldSpace(s) in one pass for most texts:
+// it reads s as isFolded does up to the first white space foldSpace would
+// change, then folds only the rest. Checking first and folding from the
+// start again read the part before that twice (a text node is often a
+// whole line of a paragraph before its first newline).
+func foldOnce(s string) string {
+	prevSpace := true // a leading space is not folded
+	bad := false      // s holds a byte that is not UTF-8
+	for i := 0; i < len(s); {
+		c := s[i]
+		if ' ' < c && c < utf8.RuneSelf { // the usual byte: one test
+			prevSpace = false
+			i++
+			continue
+		}
+		size, space := 1, false
+		switch {
+		case c == ' ':
+			space = prevSpace // a single space between words is folded
+		case c < utf8.RuneSelf:
+			space = asciiSpace[c]
+		default:
+			var r rune
+			r, size = utf8.DecodeRuneInString(s[i:])
+			bad = bad || r == utf8.RuneError && size == 1
+			space = unicode.IsSpace(r)
+		}
+		if !space {
+			prevSpace = c == ' '
+			i += size
+			continue
+		}
+		// s[i] starts white space that foldSpace changes. isFolded keeps a
+		// broken byte as it is and foldSpace does not: with one seen, the
+		// whole text is folded the usual way.
+		if bad {
+			return foldSpace(s)
+		}
+		if prevSpace && i > 0 {
+			i-- // the space before it is part of the same run
+		}
+		return foldSpaceFrom(s, i)
 	}
-	return foldSpace(text)
+	if prevSpace && s != "" && !bad {
+		return s[:len(s)-1] // only a final space to drop
+	}
+	if prevSpace && s != "" {
+		return foldSpace(s)
+	}
+	return s
 }
 
 // isASCII reports whether s is all ASCII; it ORs the bytes eight at a
@@ -46,12 +95,18 @@ func isASCII(s string) bool {
 // drops it at both ends; a byte that is not UTF-8 becomes U+FFFD. It
 // copies the runs between spaces whole rather than rune by rune: page
 // text is mostly ASCII words between newlines and indentation.
-func foldSpace(s string) string {
+func foldSpace(s string) string { return foldSpaceFrom(s, 0) }
+
+// foldSpaceFrom is foldSpace(s) when s[:from] is already folded, does not
+// end in white space, and s[from] (if from > 0) starts a run of it: s[:from]
+// is copied as it stands.
+func foldSpaceFrom(s string, from int) string {
 	var b strings.Builder
 	b.Grow(len(s))
+	b.WriteString(s[:from])
 	pendingSpace := false
 	start := -1 // where the run of non-space not yet copied began
-	for i := 0; i < len(s); {
+	for i := from; i < len(s); {
 		c := s[i]
 		size, space, bad := 1, false, false
 		if c < utf8.RuneSelf {
