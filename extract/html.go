@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bytes"
 	"fmt"
 	"net/url"
 	"strings"
@@ -820,8 +819,12 @@ func textContent(n *html.Node) string {
 // nest 256 deep, the inner half is closed there, so every element, its text
 // and its links are kept, only less deeply nested (browsers, too, stop
 // nesting at a fixed depth).
+//
+// The text of style sheets and scripts is taken out first (stripRawText):
+// the tree is the same but for it, and nothing reads it.
 func parseDocument(data []byte) (*html.Node, error) {
-	doc, err := html.Parse(bytes.NewReader(data))
+	pieces := pieceReader(stripRawText(data))
+	doc, err := html.Parse(&pieces)
 	if err == nil {
 		return doc, nil
 	}

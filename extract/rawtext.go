@@ -1,0 +1,315 @@
+package extract
+
+import (
+	"bytes"
+	"io"
+)
+
+// Style sheets and scripts are half the bytes of real pages (52% of
+// ../shared/realweb's HTML: 29% scripts, 23% styles), and nothing of them
+// is read: the walker skips <style> and <script>. The parser still reads
+// their text byte by byte, copies it into strings and makes nodes of it, a
+// sixth of what parsing a page cost. stripRawText takes that text out
+// before the parser sees it.
+//
+// It must cut exactly where the parser's tokenizer (golang.org/x/net/html)
+// would start and end the raw text, so it reads the markup as that
+// tokenizer does: tags with their quoted attribute values, comments by the
+// tokenizer's rules, "<!" and "<?" declarations, the raw text of the other
+// elements whose text is not markup (iframe, noembed, noframes, noscript,
+// textarea, title, xmp). Where the tree builder could read the text of a
+// <style> or <script> otherwise (in SVG and MathML, in a frameset), or
+// where the tokenizer's rules are ones it does not follow (<plaintext>, a
+// script holding "<!--", a document ending inside markup), it stops and
+// leaves the rest as written. TestStripRawTextKeepsTheTree holds it to the
+// parser on the real pages and on random markup.
+
+// stripRawText returns data without the text of its <style> and <script>
+// elements, up to where it stops, as the pieces of data that are kept, in
+// order: the parser reads them one after the other (see pieceReader), so
+// the page is not copied.
+func stripRawText(data []byte) [][]byte {
+	var out [][]byte
+	kept := 0 // data[kept:] is not yet in out
+	cut := func(from, to int) {
+		out = append(out, data[kept:from])
+		kept = to
+	}
+	for i := 0; ; {
+		j := bytes.IndexByte(data[i:], '<')
+		if j < 0 || i+j+1 >= len(data) {
+			break
+		}
+		i += j
+		c := data[i+1]
+		switch {
+		case isASCIILetter(c):
+			end, ok := tagEnd(data, i+2)
+			if !ok {
+				return finish(out, data, kept)
+			}
+			name := tagName(data, i+1)
+			switch {
+			case nameIs(name, "style"), nameIs(name, "script"):
+				text := rawTextEnd(data, end, name)
+				if text < 0 || nameIs(name, "script") && bytes.Contains(data[end:text], []byte("<!--")) {
+					return finish(out, data, kept)
+				}
+				if text > end {
+					cut(end, text)
+				}
+				i = text
+			case nameIs(name, "iframe"), nameIs(name, "noembed"), nameIs(name, "noframes"), nameIs(name, "noscript"),
+				nameIs(name, "textarea"), nameIs(name, "title"), nameIs(name, "xmp"):
+				text := rawTextEnd(data, end, name)
+				if text < 0 {
+					return finish(out, data, kept)
+				}
+				i = text
+			case nameIs(name, "plaintext"), nameIs(name, "svg"), nameIs(name, "math"), nameIs(name, "frameset"):
+				return finish(out, data, kept)
+			default:
+				i = end
+			}
+		case c == '/':
+			if i+2 >= len(data) {
+				return finish(out, data, kept)
+			}
+			switch c := data[i+2]; {
+			case c == '>': // "</>" is nothing
+				i += 3
+			case isASCIILetter(c):
+				end, ok := tagEnd(data, i+3)
+				if !ok {
+					return finish(out, data, kept)
+				}
+				i = end
+			default: // a bogus comment, to the first ">"
+				k := bytes.IndexByte(data[i+2:], '>')
+				if k < 0 {
+					return finish(out, data, kept)
+				}
+				i += 2 + k + 1
+			}
+		case c == '!':
+			if i+3 >= len(data) {
+				return finish(out, data, kept)
+			}
+			if data[i+2] == '-' && data[i+3] == '-' {
+				end := commentEnd(data, i+4)
+				if end < 0 {
+					return finish(out, data, kept)
+				}
+				i = end
+				break
+			}
+			// A doctype or a bogus comment: to the first ">" either way
+			// (CDATA sections are read as such only in foreign content).
+			k := bytes.IndexByte(data[i+2:], '>')
+			if k < 0 {
+				return finish(out, data, kept)
+			}
+			i += 2 + k + 1
+		case c == '?': // a bogus comment, to the first ">"
+			k := bytes.IndexByte(data[i+1:], '>')
+			if k < 0 {
+				return finish(out, data, kept)
+			}
+			i += 1 + k + 1
+		default: // a "<" of the text; the byte after it is read again
+			i++
+		}
+	}
+	return finish(out, data, kept)
+}
+
+// finish is what stripRawText returns: the pieces cut so far, and the
+// rest of data.
+func finish(out [][]byte, data []byte, kept int) [][]byte {
+	return append(out, data[kept:])
+}
+
+// pieceReader reads pieces of bytes one after the other.
+type pieceReader [][]byte
+
+func (r *pieceReader) Read(p []byte) (int, error) {
+	for len(*r) > 0 && len((*r)[0]) == 0 {
+		*r = (*r)[1:]
+	}
+	if len(*r) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, (*r)[0])
+	(*r)[0] = (*r)[0][n:]
+	return n, nil
+}
+
+func isASCIILetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// isTagSpace is the white space of the tokenizer's tags.
+func isTagSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' }
+
+// tagName is the name of the tag whose first byte is data[at]: up to white
+// space, "/" or ">".
+func tagName(data []byte, at int) []byte {
+	k := at
+	for k < len(data) && !isTagSpace(data[k]) && data[k] != '/' && data[k] != '>' {
+		k++
+	}
+	return data[at:k]
+}
+
+// nameIs compares a tag name with a lower-case one as the tokenizer does:
+// only ASCII upper-case letters fold.
+func nameIs(name []byte, lower string) bool {
+	if len(name) != len(lower) {
+		return false
+	}
+	for i, c := range name {
+		if c != lower[i] && c != lower[i]-('a'-'A') {
+			return false
+		}
+	}
+	return true
+}
+
+// tagEnd is where the tag ends (just past its ">") whose name's second
+// byte is data[at], reading its attributes as the tokenizer's readTag
+// does; ok is false when the document ends first.
+func tagEnd(data []byte, at int) (end int, ok bool) {
+	k := at
+	// the name
+	for k < len(data) && !isTagSpace(data[k]) && data[k] != '/' && data[k] != '>' {
+		k++
+	}
+	if k < len(data) && isTagSpace(data[k]) {
+		k++ // the white space ending a name is read with it
+	}
+	skip := func() {
+		for k < len(data) && isTagSpace(data[k]) {
+			k++
+		}
+	}
+	skip()
+	for {
+		if k >= len(data) {
+			return 0, false
+		}
+		if data[k] == '>' {
+			return k + 1, true
+		}
+		// an attribute's key: an "=" as its first byte belongs to it
+		start := k
+		for k < len(data) {
+			c := data[k]
+			if c == '=' && k == start {
+				k++
+				continue
+			}
+			if c == '=' || isTagSpace(c) || c == '/' || c == '>' {
+				break
+			}
+			k++
+		}
+		// its value
+		skip()
+		if k >= len(data) {
+			return 0, false
+		}
+		switch data[k] {
+		case '/':
+			k++
+		case '=':
+			k++
+			skip()
+			if k >= len(data) {
+				return 0, false
+			}
+			switch q := data[k]; q {
+			case '>':
+			case '\'', '"':
+				e := bytes.IndexByte(data[k+1:], q)
+				if e < 0 {
+					return 0, false
+				}
+				k += 1 + e + 1
+			default:
+				for k < len(data) && !isTagSpace(data[k]) && data[k] != '>' {
+					k++
+				}
+				if k < len(data) && isTagSpace(data[k]) {
+					k++
+				}
+			}
+		}
+		skip()
+	}
+}
+
+// rawTextEnd is where the raw text that starts at from ends: at the first
+// "</" followed by name in any ASCII case and by white space, "/" or ">";
+// -1 when the document ends first.
+func rawTextEnd(data []byte, from int, name []byte) int {
+	for k := from; ; {
+		j := bytes.Index(data[k:], []byte("</"))
+		if j < 0 {
+			return -1
+		}
+		k += j
+		m := k + 2
+		for _, c := range name {
+			if m >= len(data) {
+				return -1
+			}
+			l := c | 0x20 // name is ASCII letters
+			if data[m] != l && data[m] != l-('a'-'A') {
+				break
+			}
+			m++
+		}
+		if m == k+2+len(name) {
+			if m >= len(data) {
+				return -1
+			}
+			switch data[m] {
+			case ' ', '\n', '\r', '\t', '\f', '/', '>':
+				return k
+			}
+		}
+		k = m // the byte that did not match is read again
+	}
+}
+
+// commentEnd is where the comment whose text starts at from ends (just
+// past its ">"), by the tokenizer's readComment; -1 when the document ends
+// first.
+func commentEnd(data []byte, from int) int {
+	dashes, beginning := 0, true
+	for k := from; k < len(data); k++ {
+		switch data[k] {
+		case '-':
+			dashes++
+			continue
+		case '>':
+			if dashes >= 2 || beginning {
+				return k + 1
+			}
+		case '!':
+			if dashes >= 2 {
+				k++
+				if k >= len(data) {
+					return -1
+				}
+				switch data[k] {
+				case '>':
+					return k + 1
+				case '-':
+					dashes, beginning = 1, false
+					continue
+				}
+			}
+		}
+		dashes, beginning = 0, false
+	}
+	return -1
+}
