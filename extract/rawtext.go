@@ -66,7 +66,13 @@ func stripRawText(data []byte) [][]byte {
 					return finish(out, data, kept)
 				}
 				i = text
-			case nameIs(name, "plaintext"), nameIs(name, "svg"), nameIs(name, "math"), nameIs(name, "frameset"):
+			case nameIs(name, "svg"):
+				next, ok := svgEnd(data, end)
+				if !ok {
+					return finish(out, data, kept)
+				}
+				i = next
+			case nameIs(name, "plaintext"), nameIs(name, "math"), nameIs(name, "frameset"):
 				return finish(out, data, kept)
 			default:
 				i = end
@@ -177,6 +183,15 @@ func nameIs(name []byte, lower string) bool {
 // byte is data[at], reading its attributes as the tokenizer's readTag
 // does; ok is false when the document ends first.
 func tagEnd(data []byte, at int) (end int, ok bool) {
+	end, _, ok = tagEndBare(data, at)
+	return end, ok
+}
+
+// tagEndBare is tagEnd, and where the value of the tag's last attribute
+// ends when it is written without quotes (-1 otherwise): the tokenizer
+// does not read "<path d=a/>" as self-closing.
+func tagEndBare(data []byte, at int) (end, bare int, ok bool) {
+	bare = -1
 	k := at
 	// the name
 	for k < len(data) && !isTagSpace(data[k]) && data[k] != '/' && data[k] != '>' {
@@ -193,11 +208,12 @@ func tagEnd(data []byte, at int) (end int, ok bool) {
 	skip()
 	for {
 		if k >= len(data) {
-			return 0, false
+			return 0, -1, false
 		}
 		if data[k] == '>' {
-			return k + 1, true
+			return k + 1, bare, true
 		}
+		bare = -1
 		// an attribute's key: an "=" as its first byte belongs to it
 		start := k
 		for k < len(data) {
@@ -214,7 +230,7 @@ func tagEnd(data []byte, at int) (end int, ok bool) {
 		// its value
 		skip()
 		if k >= len(data) {
-			return 0, false
+			return 0, -1, false
 		}
 		switch data[k] {
 		case '/':
@@ -223,26 +239,142 @@ func tagEnd(data []byte, at int) (end int, ok bool) {
 			k++
 			skip()
 			if k >= len(data) {
-				return 0, false
+				return 0, -1, false
 			}
 			switch q := data[k]; q {
 			case '>':
 			case '\'', '"':
 				e := bytes.IndexByte(data[k+1:], q)
 				if e < 0 {
-					return 0, false
+					return 0, -1, false
 				}
 				k += 1 + e + 1
 			default:
 				for k < len(data) && !isTagSpace(data[k]) && data[k] != '>' {
 					k++
 				}
+				bare = k
 				if k < len(data) && isTagSpace(data[k]) {
 					k++
 				}
 			}
 		}
 		skip()
+	}
+}
+
+// svgElements are the SVG elements an inline image is drawn with, none
+// of which ends SVG content when it starts (as <p> or <span> would), nor
+// reads its content as HTML (as <foreignObject>, <desc> and <title> do).
+var svgElements = map[string]bool{
+	"svg": true, "g": true, "path": true, "circle": true, "rect": true, "line": true, "polyline": true, "polygon": true,
+	"ellipse": true, "defs": true, "use": true, "symbol": true, "clippath": true, "mask": true, "lineargradient": true,
+	"radialgradient": true, "stop": true, "text": true, "tspan": true, "filter": true, "pattern": true, "image": true,
+	"style": true, "metadata": true, "marker": true, "fegaussianblur": true, "feoffset": true, "feblend": true,
+	"fecolormatrix": true, "fecomposite": true, "feflood": true, "femerge": true, "femergenode": true, "animate": true,
+	"animatetransform": true,
+}
+
+// svgEnd is where the SVG content that starts at from (after an <svg>
+// start tag in HTML) ends: past the end tag that closes the last open SVG
+// element, read as the parser reads foreign content, where no element's
+// text is raw. ok is false where it could end otherwise or sooner than
+// this reading says (an element that is not in svgElements, an end tag
+// that closes no open SVG element, a <title> or <desc> holding a tag, the
+// end of the document) and for a self-closing <svg/>.
+func svgEnd(data []byte, from int) (end int, ok bool) {
+	if data[from-2] == '/' {
+		return 0, false
+	}
+	open := []string{"svg"}
+	for i := from; ; {
+		j := bytes.IndexByte(data[i:], '<')
+		if j < 0 || i+j+2 >= len(data) {
+			return 0, false
+		}
+		i += j
+		switch c := data[i+1]; {
+		case isASCIILetter(c):
+			end, bare, ok := tagEndBare(data, i+2)
+			if !ok {
+				return 0, false
+			}
+			top := open[len(open)-1]
+			name := string(bytes.ToLower(tagName(data, i+1)))
+			if top == "title" || top == "desc" || !svgElements[name] && name != "title" && name != "desc" {
+				return 0, false
+			}
+			selfClosing := data[end-2] == '/'
+			if selfClosing && bare == end-1 {
+				return 0, false // "<path d=a/>": not self-closing, unless it ends with an attribute not kept
+			}
+			if !selfClosing {
+				open = append(open, name)
+			}
+			i = end
+		case c == '/':
+			switch c := data[i+2]; {
+			case c == '>':
+				i += 3
+			case isASCIILetter(c):
+				end, ok := tagEnd(data, i+3)
+				if !ok {
+					return 0, false
+				}
+				name := string(bytes.ToLower(tagName(data, i+2)))
+				k := len(open) - 1
+				for k >= 0 && open[k] != name {
+					k--
+				}
+				if k < 0 {
+					return 0, false
+				}
+				open = open[:k]
+				if len(open) == 0 {
+					return end, true
+				}
+				i = end
+			default:
+				k := bytes.IndexByte(data[i+2:], '>')
+				if k < 0 {
+					return 0, false
+				}
+				i += 2 + k + 1
+			}
+		case c == '!':
+			if i+3 >= len(data) {
+				return 0, false
+			}
+			var end int
+			switch {
+			case data[i+2] == '-' && data[i+3] == '-':
+				end = commentEnd(data, i+4)
+			case bytes.HasPrefix(data[i+2:], []byte("[CDATA[")):
+				if k := bytes.Index(data[i+9:], []byte("]]>")); k >= 0 {
+					end = i + 9 + k + 3
+				} else {
+					end = -1
+				}
+			default:
+				if k := bytes.IndexByte(data[i+2:], '>'); k >= 0 {
+					end = i + 2 + k + 1
+				} else {
+					end = -1
+				}
+			}
+			if end < 0 {
+				return 0, false
+			}
+			i = end
+		case c == '?':
+			k := bytes.IndexByte(data[i+1:], '>')
+			if k < 0 {
+				return 0, false
+			}
+			i += 1 + k + 1
+		default:
+			i++
+		}
 	}
 }
 
