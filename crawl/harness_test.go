@@ -209,6 +209,20 @@ func wantPaths(t *testing.T, r *crawlRun, host string, want ...string) {
 }
 
 // wellKnown lists the fixed addresses of design §2 item 5 for a host.
+// askedOrder is tail (a site's well-known files and approved addresses,
+// in plan order) in the order the crawler asks for them: from the site's
+// own place in the list, going round (see spread).
+func askedOrder(site string, tail []string) []string {
+	first := spread(site, len(tail))
+	return append(slices.Clone(tail[first:]), tail[:first]...)
+}
+
+// wellKnownAsked is a site's well-known files in the order they are asked
+// for, for a site with no approved address.
+func wellKnownAsked(host string) []string {
+	return askedOrder(host, wellKnown(host))
+}
+
 func wellKnown(host string) []string {
 	var out []string
 	for _, p := range []string{"/.well-known/security.txt", "/.well-known/tdmrep.json", "/.well-known/api-catalog", "/.well-known/gpc.json", "/llms.txt"} {

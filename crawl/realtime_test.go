@@ -168,7 +168,8 @@ func TestRealTimeHostileSockets(t *testing.T) {
 	}
 
 	// Accepted and never answered, twice: stopped.
-	wantPaths(t, r, "hang.test", "/robots.txt", "/", "/.well-known/security.txt")
+	hangAsked := wellKnownAsked("hang.test")
+	wantPaths(t, r, "hang.test", "/robots.txt", "/", pathsOf(hangAsked[:1])[0])
 	for _, q := range r.requests("hang.test")[1:] {
 		// Bounds, not a deadline: the server's handler starts after the
 		// client's timer (connection, TLS, request parsing: long on a
@@ -179,17 +180,18 @@ func TestRealTimeHostileSockets(t *testing.T) {
 		}
 	}
 	r.wantGap(t, "hang.test", "https://hang.test/", evidence.ReasonNoAnswer, "timeout")
-	for _, u := range wellKnown("hang.test")[1:] {
+	for _, u := range hangAsked[1:] {
 		r.wantGap(t, "hang.test", u, evidence.ReasonStopped)
 	}
 
 	// Reset mid-body, twice: stopped.
-	wantPaths(t, r, "reset.test", "/robots.txt", "/", "/.well-known/security.txt")
+	resetAsked := wellKnownAsked("reset.test")
+	wantPaths(t, r, "reset.test", "/robots.txt", "/", pathsOf(resetAsked[:1])[0])
 	if qs := r.requests("reset.test"); len(qs) == 3 && (qs[1].Wrote != 200 || qs[2].Wrote != 10) {
 		t.Errorf("reset.test wrote %d and %d bytes before the resets, want 200 and 10", qs[1].Wrote, qs[2].Wrote)
 	}
 	r.wantGap(t, "reset.test", "https://reset.test/", evidence.ReasonNoAnswer)
-	for _, u := range wellKnown("reset.test")[1:] {
+	for _, u := range resetAsked[1:] {
 		r.wantGap(t, "reset.test", u, evidence.ReasonStopped, "stopped answering")
 	}
 
@@ -287,7 +289,7 @@ func checkSerialRT(t *testing.T, r *crawlRun, host string, floor time.Duration) 
 func TestRealTimeNeverAnotherWay(t *testing.T) {
 	t.Parallel()
 	r, _ := crawlLoopback(t, newWeb(t, nil), hostileList(t), []string{"avvist.test", "chain.test"}, ClientOptions{Timeouts: shortTimeouts}, Config{})
-	want := append([]string{"/robots.txt", "/", "/vilkar", "/personvern", "/lisens"}, pathsOf(wellKnown("avvist.test"))...)
+	want := append([]string{"/robots.txt", "/", "/vilkar", "/personvern", "/lisens"}, pathsOf(wellKnownAsked("avvist.test"))...)
 	got := r.paths("avvist.test")
 	if !slices.Equal(got, want) {
 		t.Errorf("avvist.test requests %q, want %q", got, want)

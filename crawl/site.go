@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"net/url"
 	"strings"
 	"time"
@@ -265,6 +266,17 @@ func (r *siteRun) run(ctx context.Context) {
 			}
 		}
 	}
+	// The well-known files and the approved addresses are planned in the
+	// order of the plan, and all of them before any is asked for: planning
+	// is all their order could change (which addresses are duplicates or
+	// over the limit). They are then asked for starting at a place of the
+	// list that differs from site to site (spread), going round: the
+	// approved documents are read at length where the well-known files
+	// mostly answer 404, and were every site to ask for its documents last,
+	// thousands of sites would read theirs in the same few seconds at the
+	// end of the batch, each waiting on the processors to ask for the next,
+	// while the processors sat idle during the well-known files before.
+	var tail []*evidence.Address
 	base, _ := url.Parse(r.site.URL)
 	for _, p := range policy.WellKnown {
 		via := "well-known"
@@ -274,19 +286,34 @@ func (r *siteRun) run(ctx context.Context) {
 		u := *base
 		u.Path, u.RawQuery, u.Fragment = p, "", ""
 		if a := r.plan(evidence.Address{URL: u.String(), FoundVia: via}); a != nil {
-			r.fetch(ctx, a)
+			tail = append(tail, a)
 		}
 	}
 	for _, u := range r.site.Approved {
 		if a := r.plan(evidence.Address{URL: u, FoundVia: "approved"}); a != nil {
-			r.fetch(ctx, a)
+			tail = append(tail, a)
 		}
+	}
+	first := spread(r.site.Host, len(tail))
+	for i := range tail {
+		r.fetch(ctx, tail[(first+i)%len(tail)])
 	}
 	for _, u := range r.robotsNamed() {
 		if a := r.plan(evidence.Address{URL: u, FoundVia: "robots-named"}); a != nil {
 			r.fetch(ctx, a)
 		}
 	}
+}
+
+// spread is where in a list of n a site starts: the same for a site from
+// batch to batch, and evenly spread over the sites of a list.
+func spread(site string, n int) int {
+	if n == 0 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(site))
+	return int(h.Sum32() % uint32(n))
 }
 
 // planLink plans a footer or hop link when it names a reading word (§2.1).
