@@ -197,9 +197,6 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 		if got, want := foldSpace(s), refFoldSpace(s); got != want {
 			t.Errorf("foldSpace(%q) = %q, reference %q", s, got, want)
 		}
-		if got, want := isFolded(s), refIsFolded(s); got != want {
-			t.Errorf("isFolded(%q) = %v, reference %v", s, got, want)
-		}
 		want := s
 		if !refIsFolded(s) {
 			want = refFoldSpace(s)

@@ -23,11 +23,13 @@ func Normalize(text string) string {
 	return foldOnce(text)
 }
 
-// foldOnce is isFolded(s) ? s : foldSpace(s) in one pass for most texts:
-// it reads s as isFolded does up to the first white space foldSpace would
-// change, then folds only the rest. Checking first and folding from the
-// start again read the part before that twice (a text node is often a
-// whole line of a paragraph before its first newline).
+// foldOnce is s itself when s is already folded (no leading, trailing or
+// repeated white space, none but U+0020: the common case for text we
+// produced ourselves), and foldSpace(s) otherwise, in one pass for most
+// texts: it reads s up to the first white space foldSpace would change,
+// then folds only the rest. Checking first and folding from the start
+// again read the part before that twice (a text node is often a whole line
+// of a paragraph before its first newline).
 func foldOnce(s string) string {
 	prevSpace := true // a leading space is not folded
 	bad := false      // s holds a byte that is not UTF-8
@@ -55,9 +57,9 @@ func foldOnce(s string) string {
 			i += size
 			continue
 		}
-		// s[i] starts white space that foldSpace changes. isFolded keeps a
-		// broken byte as it is and foldSpace does not: with one seen, the
-		// whole text is folded the usual way.
+		// s[i] starts white space that foldSpace changes. A folded text is
+		// kept as it is, broken bytes and all, but foldSpace replaces them:
+		// with one seen, the whole text is folded the usual way.
 		if bad {
 			return foldSpace(s)
 		}
@@ -147,43 +149,6 @@ func foldSpaceFrom(s string, from int) string {
 
 // asciiSpace marks the ASCII bytes unicode.IsSpace takes.
 var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
-
-// isFolded reports whether s already has no leading, trailing or repeated
-// white space and no white space other than U+0020 (the common case for
-// text we produced ourselves, so Verify need not copy it again).
-func isFolded(s string) bool {
-	prevSpace := true // a leading space is not folded
-	for i := 0; i < len(s); {
-		c := s[i]
-		if ' ' < c && c < utf8.RuneSelf { // the usual byte: one test
-			prevSpace = false
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			switch c {
-			case ' ':
-				if prevSpace {
-					return false
-				}
-				prevSpace = true
-			case '\t', '\n', '\v', '\f', '\r':
-				return false
-			default:
-				prevSpace = false
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsSpace(r) {
-			return false
-		}
-		prevSpace = false
-		i += n
-	}
-	return !prevSpace || s == ""
-}
 
 // isWordChar is what may not touch either end of a verified quote: a letter,
 // a digit (any Unicode number), or a combining mark, which belongs to the
