@@ -1,10 +1,15 @@
 package evidence
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The gzip header of a member (FTEXT flag, MTIME, XFL, OS) is outside
@@ -46,5 +51,44 @@ func TestVerifyCatchesGzipHeaderChange(t *testing.T) {
 				t.Errorf("Verify: %v, want one error naming %s and its sha256", errs, path)
 			}
 		})
+	}
+}
+
+// The manifest's whole-file sha256 is that of the file as written, held
+// open or reopened for each exchange, with records smaller and larger than
+// the write buffer (a large one goes past the buffer to the file).
+func TestWholeFileDigestIsTheFiles(t *testing.T) {
+	for _, hold := range []bool{false, true} {
+		dir := t.TempDir()
+		w, err := Create(dir, "a.test", map[string]string{"software": "crawlsignals/test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hold {
+			w.Hold()
+		}
+		m := Manifest{Name: "A", Started: testTime, Finished: testTime.Add(time.Minute)}
+		for i, n := range []int{10, 3 << 10, 200 << 10, 40 << 10, 1} {
+			x := get(t, "https://a.test/p"+strconv.Itoa(i), 200, http.Header{"Content-Type": {"text/plain"}}, pseudoText(n))
+			ex, err := w.Record(x)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Addresses = append(m.Addresses, Address{URL: x.Request.URL.String(), FoundVia: "footer", Outcome: OutcomeRead, Status: 200, Exchanges: []Exchange{ex}})
+		}
+		if err := w.Close(m); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadManifest(filepath.Join(dir, "a.test.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "a.test.warc.gz"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := sha256.Sum256(data); got.WARCSHA256 != hex.EncodeToString(sum[:]) {
+			t.Errorf("held %v: manifest says %s, the file's sha256 is %x", hold, got.WARCSHA256, sum)
+		}
 	}
 }
