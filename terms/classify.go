@@ -58,10 +58,10 @@ var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, ap
 // our topics, or only of the user's content or the service's own doings.
 //
 // buf lends classify its word slices (see tokenizeInto); nil lends none.
-func classify(p piece, buf *words) (Sentence, bool) {
+func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	s := Sentence{Text: p.text, LeadIn: p.leadIn}
 	if buf == nil {
-		buf = &words{}
+		buf = &wordBuf{}
 	}
 	ws := tokenizeInto(buf, p.text)
 	if !matchesAny(ws, topicLists) {

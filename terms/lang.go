@@ -1,6 +1,10 @@
 package terms
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+)
 
 // Languages whose terms we read for meaning (design §2.5.1).
 var readLanguages = map[string]string{
@@ -52,20 +56,68 @@ func DetectLanguage(text, hint string) string {
 	if len(text) > detectBytes {
 		text = text[:detectBytes] // enough words to tell; a cut rune only ends a word
 	}
-	words := 0
-	var score [len(detectOrder)]int
-	scanWords(text, func(w string, _, _ int) {
-		words++
-		for _, i := range markerOf[w] {
-			score[i]++
+	var c markerCount
+	c.add(text)
+	return c.language(hint)
+}
+
+// detectBlocks is DetectLanguage of the blocks' texts joined by spaces, as
+// far as the first detectBytes: each block's words counted where it
+// stands, without the joined text (a space between blocks ends a word, as
+// the end of a block's text does, and starts none).
+func detectBlocks(blocks []extract.Block, hint string) string {
+	c := countBlocks(blocks)
+	return c.language(hint)
+}
+
+// countBlocks counts the words of the blocks as detectBlocks reads them.
+func countBlocks(blocks []extract.Block) *markerCount {
+	c := &markerCount{}
+	n := 0 // the joined text's length so far
+	for _, b := range blocks {
+		if n >= detectBytes {
+			break
+		}
+		t := b.Text[:min(len(b.Text), detectBytes-n)]
+		c.add(t)
+		n += len(t)
+		if n < detectBytes {
+			n++ // the space after it
+		}
+	}
+	return c
+}
+
+// markerCount counts a text's words and its marker words by language.
+type markerCount struct {
+	words int
+	score [len(detectOrder)]int
+	spell []byte // scanWords' scratch
+}
+
+func (c *markerCount) add(text string) {
+	scanWords(text, &c.spell, func(w string, low []byte, _, _ int) {
+		c.words++
+		var langs []int
+		if low == nil {
+			langs = markerOf[w]
+		} else {
+			langs = markerOf[string(low)] // looked up without a copy
+		}
+		for _, i := range langs {
+			c.score[i]++
 		}
 	})
-	if words < 8 {
+}
+
+// language is the language the counts say, hint deciding a close call.
+func (c *markerCount) language(hint string) string {
+	if c.words < 8 {
 		return strings.ToLower(primary(hint))
 	}
 	best, bestN := "", 0
 	for i, lang := range detectOrder {
-		n := score[i]
+		n := c.score[i]
 		if h := primary(hint); h == lang || (h == "no" && lang == "nb") {
 			n += n / 20 // a small push: the words decide when they can
 		}
@@ -73,7 +125,7 @@ func DetectLanguage(text, hint string) string {
 			best, bestN = lang, n
 		}
 	}
-	if bestN*20 < words {
+	if bestN*20 < c.words {
 		return strings.ToLower(primary(hint))
 	}
 	return best

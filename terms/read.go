@@ -3,7 +3,6 @@ package terms
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 )
@@ -30,7 +29,7 @@ type Reading struct {
 // Read classifies the sentences of a document given as blocks. hint is
 // the document's declared language (an HTML lang attribute), or "".
 func Read(blocks []extract.Block, hint string) Reading {
-	r := Reading{Language: DetectLanguage(joinText(blocks, detectBytes), hint)}
+	r := Reading{Language: detectBlocks(blocks, hint)}
 	_, r.Read = readLanguages[r.Language]
 	ps := pieces(blocks)
 	r.Sentences = texts(ps)
@@ -38,7 +37,7 @@ func Read(blocks []extract.Block, hint string) Reading {
 		return r
 	}
 	seen := map[string]bool{}
-	var buf words // the word slices every piece is tokenized into
+	var buf wordBuf // the word slices every piece is tokenized into
 	for i, p := range ps {
 		if !p.quotable {
 			continue
@@ -93,28 +92,6 @@ func texts(ps []piece) []string {
 		out = append(out, p.text)
 	}
 	return out
-}
-
-// joinText is the blocks' texts joined by spaces, as far as the first max
-// bytes: language detection reads no further, and a page's whole text
-// joined once more only to be cut was a fifth of what the reader allocated.
-func joinText(blocks []extract.Block, max int) string {
-	n := 0
-	for _, b := range blocks {
-		n += len(b.Text) + 1
-	}
-	var buf strings.Builder
-	buf.Grow(min(n, max))
-	for _, b := range blocks {
-		if buf.Len() >= max {
-			break
-		}
-		buf.WriteString(b.Text[:min(len(b.Text), max-buf.Len())])
-		if buf.Len() < max {
-			buf.WriteByte(' ')
-		}
-	}
-	return buf.String()
 }
 
 // Classify reads one sentence on its own, as a curator wrote it down: its

@@ -69,6 +69,72 @@ func realTexts(t *testing.T) []string {
 	return out
 }
 
+// realBlocks are the blocks of the real terms documents (none when the
+// folder is absent).
+func realBlocks(t *testing.T) [][]extract.Block {
+	var out [][]extract.Block
+	files, _ := filepath.Glob(filepath.Join(realTerms, "*.*"))
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch filepath.Ext(f) {
+		case ".html":
+			p, err := extract.HTML(body, "text/html; charset=utf-8", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, p.Blocks)
+		case ".txt":
+			out = append(out, extract.LineBlocks(string(body)))
+		}
+	}
+	return out
+}
+
+// edgeBlocks are documents made to meet detectBlocks' edges: the edge
+// texts as blocks, words cut at the end of a block, and documents whose
+// joined text reaches detectBytes inside a block, at its end, at the space
+// after it, and inside a rune.
+func edgeBlocks() [][]extract.Block {
+	var edges []extract.Block
+	for _, s := range edgeTexts {
+		edges = append(edges, extract.Block{Text: s})
+	}
+	out := [][]extract.Block{edges, {{Text: "Copy."}, {Text: "AI and the"}, {Text: "don'"}, {Text: "t you"}}}
+	en := strings.Repeat("the terms of your use and ", 40)       // 1,040 bytes
+	nb := strings.Repeat("vilkår for bruk av tjenesten og ", 30) // 1,020 bytes
+	for _, pad := range []int{0, 1, 2, 3, 37} {
+		var doc []extract.Block
+		n := 0
+		for i := 0; n < detectBytes+3000; i++ {
+			t := en
+			if i%3 == 1 {
+				t = nb
+			}
+			if i == 5 {
+				t += strings.Repeat("x", pad) + "å"
+			}
+			doc = append(doc, extract.Block{Text: t})
+			n += len(t) + 1
+		}
+		// a block ending where the joined text reaches detectBytes, then
+		// one ending a byte before, and one inside "å"
+		for _, cut := range []int{0, -1, 1} {
+			d := slices.Clone(doc)
+			k, n := 0, 0
+			for ; n+len(d[k].Text)+1 <= detectBytes; k++ {
+				n += len(d[k].Text) + 1
+			}
+			d[k].Text = strings.Repeat("og ", (detectBytes-n+cut)/3) + "ø" + strings.Repeat("i", pad)
+			out = append(out, d)
+		}
+		out = append(out, doc)
+	}
+	return out
+}
+
 func TestShortWaysReadAsThePlainWays(t *testing.T) {
 	texts := append(realTexts(t), edgeTexts...)
 	var sents []string
@@ -101,6 +167,19 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 		for _, hint := range []string{"", "nb", "en-GB"} {
 			if got, want := DetectLanguage(text, hint), detectFromTokens(text, hint); got != want {
 				t.Errorf("DetectLanguage(%.80q, %q) = %q, from tokenize's words %q", text, hint, got, want)
+			}
+		}
+	}
+	docs := append(realBlocks(t), edgeBlocks()...)
+	for _, blocks := range docs {
+		var joined markerCount
+		joined.add(joinText(blocks, detectBytes))
+		if got := countBlocks(blocks); got.words != joined.words || got.score != joined.score {
+			t.Errorf("countBlocks(%d blocks) = %d words %v, of the joined text %d %v", len(blocks), got.words, got.score, joined.words, joined.score)
+		}
+		for _, hint := range []string{"", "nb", "en-GB"} {
+			if got, want := detectBlocks(blocks, hint), DetectLanguage(joinText(blocks, detectBytes), hint); got != want {
+				t.Errorf("detectBlocks(%d blocks, %q) = %q, of the joined text %q", len(blocks), hint, got, want)
 			}
 		}
 	}
@@ -383,4 +462,25 @@ func detectFromTokens(text, hint string) string {
 		return strings.ToLower(primary(hint))
 	}
 	return best
+}
+
+// joinText is the blocks' texts joined by spaces, as far as the first max
+// bytes: what detectBlocks reads, made one text.
+func joinText(blocks []extract.Block, max int) string {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.Text) + 1
+	}
+	var buf strings.Builder
+	buf.Grow(min(n, max))
+	for _, b := range blocks {
+		if buf.Len() >= max {
+			break
+		}
+		buf.WriteString(b.Text[:min(len(b.Text), max-buf.Len())])
+		if buf.Len() < max {
+			buf.WriteByte(' ')
+		}
+	}
+	return buf.String()
 }

@@ -1,7 +1,6 @@
 package terms
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -19,56 +18,85 @@ type words struct {
 	hits [][]cueHit
 }
 
+// wordBuf is the memory a reader tokenizes every sentence of a document
+// into (see tokenizeInto): the word slices, the lower-case forms of the
+// words that are not written so, and the hits of every cue list.
+type wordBuf struct {
+	words
+	spell []byte // scanWords' scratch for one word
+	low   []byte // the lower-case forms of a sentence's words, one after another
+	spelt []int  // for each word in low: its place in w, where it starts and ends in low
+}
+
 // tokenize cuts text into words. Invisible format characters (soft
 // hyphens, zero-width joiners) are part of no word and split none:
 // "Vil\u00ADkår" is the word "vilkår". An apostrophe inside a word is kept
 // ("don't", "company's"), as typographic ones are, so patterns can name
 // contractions.
 func tokenize(text string) words {
-	return tokenizeInto(&words{}, text)
+	return tokenizeInto(&wordBuf{}, text)
 }
 
 // tokenizeInto is tokenize into buf's slices, grown as needed: a reader
 // tokenizes every sentence of a document, most of them only to find they
 // are on none of its topics, and one set of slices serves them all. The
 // words returned share buf's memory until its next use.
-func tokenizeInto(buf *words, text string) words {
+//
+// The words not written in lower case (every sentence's first) are made
+// one string for the whole sentence, cut into them, rather than a string
+// each: a string built for each capitalised word was a tenth of what a
+// cold build's reader allocated.
+func tokenizeInto(buf *wordBuf, text string) words {
 	if n := len(text)/6 + 1; cap(buf.w) < n { // about a word in six bytes
 		buf.w, buf.start, buf.end = make([]string, 0, n), make([]int, 0, n), make([]int, 0, n)
 	}
 	ws := words{text: text, w: buf.w[:0], start: buf.start[:0], end: buf.end[:0]}
-	scanWords(text, func(w string, start, end int) {
+	buf.low, buf.spelt = buf.low[:0], buf.spelt[:0]
+	scanWords(text, &buf.spell, func(w string, low []byte, start, end int) {
+		if low != nil {
+			buf.spelt = append(buf.spelt, len(ws.w), len(buf.low), len(buf.low)+len(low))
+			buf.low = append(buf.low, low...)
+		}
 		ws.w = append(ws.w, w)
 		ws.start = append(ws.start, start)
 		ws.end = append(ws.end, end)
 	})
+	if len(buf.spelt) > 0 {
+		low := string(buf.low)
+		for k := 0; k < len(buf.spelt); k += 3 {
+			ws.w[buf.spelt[k]] = low[buf.spelt[k+1]:buf.spelt[k+2]]
+		}
+	}
 	buf.w, buf.start, buf.end = ws.w, ws.start, ws.end // grown, for the next text
 	return ws
 }
 
 // scanWords hands each word of text to emit, as tokenize cuts them, with
 // where it stands: language detection counts them without keeping them.
-func scanWords(text string, emit func(w string, start, end int)) {
+// A word written in lower case already is w (text[start:end]), and low is
+// nil; for any other, low is its lower-case form, built in *spell and
+// valid only until emit returns (w is then "").
+func scanWords(text string, spell *[]byte, emit func(w string, low []byte, start, end int)) {
 	start := -1
 	plain := true // the word as written is already its lower-case form
-	var cur strings.Builder
+	cur := (*spell)[:0]
 	flush := func(end int) {
 		if start >= 0 {
-			w := text[start:end]
-			if !plain {
-				w = cur.String()
+			if plain {
+				emit(text[start:end], nil, start, end)
+			} else {
+				emit("", cur, start, end)
 			}
-			emit(w, start, end)
 		}
 		start, plain = -1, true
-		cur.Reset()
+		cur = cur[:0]
 	}
-	// spell switches a word to being built rune by rune, from what it
+	// spelled switches a word to being built rune by rune, from what it
 	// held so far as written.
-	spell := func(upTo int) {
+	spelled := func(upTo int) {
 		if plain {
 			plain = false
-			cur.WriteString(text[start:upTo])
+			cur = append(cur, text[start:upTo]...)
 		}
 	}
 	prev := rune(0)
@@ -81,14 +109,14 @@ func scanWords(text string, emit func(w string, start, end int)) {
 				if start < 0 {
 					start = off
 				} else if !plain {
-					cur.WriteByte(c)
+					cur = append(cur, c)
 				}
 			case 'A' <= c && c <= 'Z':
 				if start < 0 {
 					start = off
 				}
-				spell(off)
-				cur.WriteByte(c + 'a' - 'A')
+				spelled(off)
+				cur = append(cur, c+'a'-'A')
 			default:
 				if start >= 0 {
 					flush(off)
@@ -106,27 +134,27 @@ func scanWords(text string, emit func(w string, start, end int)) {
 				start = off
 			}
 			if l := unicode.ToLower(r); l != r {
-				spell(off)
-				cur.WriteRune(l)
+				spelled(off)
+				cur = utf8.AppendRune(cur, l)
 			} else if !plain {
-				cur.WriteRune(r)
+				cur = utf8.AppendRune(cur, r)
 			}
 		case unicode.Is(unicode.Cf, r):
 			// invisible: neither part of a word nor a break
 			if start >= 0 {
-				spell(off)
+				spelled(off)
 			}
 		case (r == '\'' || r == '’') && start >= 0 && unicode.IsLetter(next):
 			if r != '\'' {
-				spell(off)
-				cur.WriteRune('\'')
+				spelled(off)
+				cur = append(cur, '\'')
 			} else if !plain {
-				cur.WriteRune(r)
+				cur = append(cur, '\'')
 			}
 		case r == '.' && start >= 0 && unicode.IsLetter(next) && unicode.IsLetter(prev):
 			// a name or an address: "Copy.AI", "example.com"
 			if !plain {
-				cur.WriteRune('.')
+				cur = append(cur, '.')
 			}
 		default:
 			if start >= 0 {
@@ -139,6 +167,7 @@ func scanWords(text string, emit func(w string, start, end int)) {
 	if start >= 0 {
 		flush(len(text))
 	}
+	*spell = cur // grown, for the next text
 }
 
 // splitWords cuts text into words and finds every cue in them.
