@@ -64,7 +64,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		buf = &wordBuf{}
 	}
 	ws := tokenizeInto(buf, p.text)
-	if !matchesAny(ws, topicLists) {
+	if !matchesAny(ws) {
 		return s, false // on none of the topics below: most sentences of a page
 	}
 	ws.hits = matchAll(ws)

@@ -69,6 +69,9 @@ type cueRef struct{ list, n int }
 // words, instead of every cue trying every word.
 type cueIndex struct {
 	exact map[string][]cueRef
+	// maybe says of most words that exact holds none of them, without the
+	// map: most words of a text are no cue's first.
+	maybe wordFilter
 	// prefix is a tree of the prefixes' bytes (node 0 the root): a word
 	// walks it byte by byte, meeting the cues of each of its beginnings in
 	// order of length, and stops where no prefix goes on, instead of
@@ -123,23 +126,70 @@ func (ix *cueIndex) addPrefix(word string, ref cueRef) {
 	}
 }
 
+// index is the index of every list, which gives the lists their ids.
 var index = sync.OnceValue(func() *cueIndex {
-	ix := &cueIndex{exact: map[string][]cueRef{}, prefix: []prefixNode{{}}}
 	for li, l := range allLists {
 		l.id = li
+	}
+	return indexOf(allLists)
+})
+
+// topicIndex is the index of topicLists alone, for classify's first test:
+// its words are few, and rarely a text's common ones.
+var topicIndex = sync.OnceValue(func() *cueIndex {
+	index() // the lists' ids
+	return indexOf(topicLists)
+})
+
+// indexOf indexes the cues of lists, each filed by its list's id.
+func indexOf(lists []*cueList) *cueIndex {
+	ix := &cueIndex{exact: map[string][]cueRef{}, prefix: []prefixNode{{}}}
+	for _, l := range lists {
 		for n, c := range l.cues {
 			for _, a := range c.parts[0].alts {
-				ref := cueRef{li, n}
+				ref := cueRef{l.id, n}
 				if a.prefix {
 					ix.addPrefix(a.word, ref)
 				} else {
 					ix.exact[a.word] = append(ix.exact[a.word], ref)
+					ix.maybe.add(a.word)
 				}
 			}
 		}
 	}
 	return ix
-})
+}
+
+// exactRefs are the cues whose first word is w itself.
+func (ix *cueIndex) exactRefs(w string) []cueRef {
+	if !ix.maybe.mayHold(w) {
+		return nil
+	}
+	return ix.exact[w]
+}
+
+// wordFilter is a set of words as a bit for each word's length, first and
+// last byte (hashed into 4,096 bits): a word whose bit is not set is none
+// of them, one whose bit is set may be.
+type wordFilter [64]uint64
+
+func (f *wordFilter) add(w string) {
+	b := filterBit(w)
+	f[b/64] |= 1 << (b % 64)
+}
+
+func (f *wordFilter) mayHold(w string) bool {
+	b := filterBit(w)
+	return f[b/64]&(1<<(b%64)) != 0
+}
+
+func filterBit(w string) uint32 {
+	if w == "" {
+		return 0
+	}
+	x := uint32(len(w)) | uint32(w[0])<<8 | uint32(w[len(w)-1])<<16
+	return (x * 0x9E3779B1) >> 20
+}
 
 // cueHit is a match of cue n of a list at words i..j.
 type cueHit struct {
@@ -147,27 +197,21 @@ type cueHit struct {
 	n int
 }
 
-// matchesAny reports whether a cue of any of the lists matches in ws: the
+// matchesAny reports whether a cue of any of topicLists matches in ws: the
 // candidates matchAll tries, only those of the lists, up to the first that
 // matches.
-func matchesAny(ws words, lists []*cueList) bool {
-	ix := index()
-	want := make([]bool, len(allLists))
-	for _, l := range lists {
-		want[l.id] = true
-	}
+func matchesAny(ws words) bool {
+	ix := topicIndex()
 	try := func(refs []cueRef, i int) bool {
 		for _, r := range refs {
-			if want[r.list] {
-				if _, ok := allLists[r.list].cues[r.n].matchAt(ws, 0, i); ok {
-					return true
-				}
+			if _, ok := allLists[r.list].cues[r.n].matchAt(ws, 0, i); ok {
+				return true
 			}
 		}
 		return false
 	}
 	for i, w := range ws.w {
-		if try(ix.exact[w], i) {
+		if try(ix.exactRefs(w), i) {
 			return true
 		}
 		for k, n := 0, 0; k < len(w); k++ {
@@ -196,7 +240,7 @@ func matchAll(ws words) [][]cueHit {
 		}
 	}
 	for i, w := range ws.w {
-		try(ix.exact[w], i)
+		try(ix.exactRefs(w), i)
 		for k, n := 0, 0; k < len(w); k++ {
 			if n = ix.child(n, w[k]); n == 0 {
 				break

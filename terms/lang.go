@@ -45,6 +45,15 @@ var markerOf = func() map[string][]int {
 	return m
 }()
 
+// maybeMarker says of most words that they are no marker, without the map:
+// more than half of a text's words are none.
+var maybeMarker = func() (f wordFilter) {
+	for w := range markerOf {
+		f.add(w)
+	}
+	return f
+}()
+
 // detectBytes is how much of a text DetectLanguage reads.
 const detectBytes = 40000
 
@@ -100,8 +109,10 @@ func (c *markerCount) add(text string) {
 		c.words++
 		var langs []int
 		if low == nil {
-			langs = markerOf[w]
-		} else {
+			if maybeMarker.mayHold(w) {
+				langs = markerOf[w]
+			}
+		} else if maybeMarker.mayHold(string(low)) {
 			langs = markerOf[string(low)] // looked up without a copy
 		}
 		for _, i := range langs {

@@ -210,8 +210,8 @@ func TestShortWaysReadAsThePlainWays(t *testing.T) {
 		for _, l := range topicLists {
 			none = none && len(all[l.id]) == 0
 		}
-		if got := matchesAny(ws, topicLists); got == none {
-			t.Errorf("matchesAny(%.80q, topicLists) = %v; matching every list finds topic hits: %v", s, got, !none)
+		if got := matchesAny(ws); got == none {
+			t.Errorf("matchesAny(%.80q) = %v; matching every list finds topic hits: %v", s, got, !none)
 		}
 		if none {
 			full := splitWords(s)
@@ -483,4 +483,27 @@ func joinText(blocks []extract.Block, max int) string {
 		}
 	}
 	return buf.String()
+}
+
+// A word filter holds every word it was given: the indexes' filters hold
+// every first word of their exact maps, and the markers' every marker.
+func TestWordFiltersHoldTheirWords(t *testing.T) {
+	for name, ix := range map[string]*cueIndex{"index": index(), "topicIndex": topicIndex()} {
+		for w := range ix.exact {
+			if !ix.maybe.mayHold(w) {
+				t.Errorf("%s: the filter says %q is none of its words", name, w)
+			}
+		}
+	}
+	for w := range markerOf {
+		if !maybeMarker.mayHold(w) {
+			t.Errorf("maybeMarker says %q is no marker", w)
+		}
+	}
+	// and it says no of some words, or it would filter nothing
+	var f wordFilter
+	f.add("licence")
+	if f.mayHold("the") || f.mayHold("and") || !f.mayHold("licence") {
+		t.Errorf("a filter of \"licence\" holds the %v, and %v, licence %v", f.mayHold("the"), f.mayHold("and"), f.mayHold("licence"))
+	}
 }
