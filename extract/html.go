@@ -95,6 +95,11 @@ func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("extract: parsing HTML: %w", err)
 	}
+	return readPage(doc, dec, pageURL), nil
+}
+
+// readPage reads a page from its parsed tree.
+func readPage(doc *html.Node, dec decoded, pageURL *url.URL) *Page {
 	p := &Page{Charset: dec.charset, CharsetRule: dec.rule, Meta: metaTags(doc)}
 	w := &walker{page: p, ranges: map[*html.Node]linkRange{}}
 	w.scanHead(doc, pageURL)
@@ -110,7 +115,7 @@ func HTML(body []byte, contentType string, pageURL *url.URL) (*Page, error) {
 	p.Links = w.links
 	w.chooseFooter()
 	p.AppShell = w.isAppShell()
-	return p, nil
+	return p
 }
 
 // linkRange is the half-open range of indexes into Page.Links of the links
@@ -820,10 +825,11 @@ func textContent(n *html.Node) string {
 // and its links are kept, only less deeply nested (browsers, too, stop
 // nesting at a fixed depth).
 //
-// The text of style sheets and scripts is taken out first (stripRawText):
-// the tree is the same but for it, and nothing reads it.
+// What nothing reads is taken out first (stripUnread): the text of style
+// sheets and scripts, the content of inline SVG, unread attributes. The
+// tree is the same but for them.
 func parseDocument(data []byte) (*html.Node, error) {
-	pieces := pieceReader(stripRawText(data))
+	pieces := pieceReader(stripUnread(data))
 	doc, err := html.Parse(&pieces)
 	if err == nil {
 		return doc, nil

@@ -3,14 +3,19 @@ package extract
 import (
 	"bytes"
 	"io"
+	"unicode/utf8"
 )
 
 // Style sheets and scripts are half the bytes of real pages (52% of
 // ../shared/realweb's HTML: 29% scripts, 23% styles), and nothing of them
 // is read: the walker skips <style> and <script>. The parser still reads
 // their text byte by byte, copies it into strings and makes nodes of it, a
-// sixth of what parsing a page cost. stripRawText takes that text out
-// before the parser sees it.
+// sixth of what parsing a page cost. stripUnread takes that text out
+// before the parser sees it, and with it two more things nothing reads:
+// the content of inline SVG images (the walker reads no SVG element, and
+// only SVG drawing elements are cut, so no <link> or <meta> that other
+// readers look for anywhere), and the attributes no code reads (see
+// attrs.go).
 //
 // It must cut exactly where the parser's tokenizer (golang.org/x/net/html)
 // would start and end the raw text, so it reads the markup as that
@@ -21,16 +26,20 @@ import (
 // <style> or <script> otherwise (in SVG and MathML, in a frameset), or
 // where the tokenizer's rules are ones it does not follow (<plaintext>, a
 // script holding "<!--", a document ending inside markup), it stops and
-// leaves the rest as written. TestStripRawTextKeepsTheTree holds it to the
-// parser on the real pages and on random markup.
+// leaves the rest as written. TestStripUnreadKeepsTheTree holds it to the
+// parser on the real pages and on random markup, and
+// TestStripUnreadKeepsThePage holds what HTML returns to what it returns
+// from the page as written.
 
-// stripRawText returns data without the text of its <style> and <script>
-// elements, up to where it stops, as the pieces of data that are kept, in
-// order: the parser reads them one after the other (see pieceReader), so
-// the page is not copied.
-func stripRawText(data []byte) [][]byte {
+// stripUnread returns data without the text of its <style> and <script>
+// elements, the content of its inline SVG and its unread attributes, up to
+// where it stops, as the pieces of data that are kept, in order: the
+// parser reads them one after the other (see pieceReader), so the page is
+// not copied.
+func stripUnread(data []byte) [][]byte {
 	var out [][]byte
-	kept := 0 // data[kept:] is not yet in out
+	var attrs []attrSpan // of the tag being read
+	kept := 0            // data[kept:] is not yet in out
 	cut := func(from, to int) {
 		out = append(out, data[kept:from])
 		kept = to
@@ -44,11 +53,15 @@ func stripRawText(data []byte) [][]byte {
 		c := data[i+1]
 		switch {
 		case isASCIILetter(c):
-			end, ok := tagEnd(data, i+2)
+			attrs = attrs[:0]
+			end, _, ok := readTag(data, i+2, &attrs)
 			if !ok {
 				return finish(out, data, kept)
 			}
 			name := tagName(data, i+1)
+			if len(attrs) > 0 && dropsAttrs(name) {
+				unreadAttrs(data, attrs, cut)
+			}
 			switch {
 			case nameIs(name, "style"), nameIs(name, "script"):
 				text := rawTextEnd(data, end, name)
@@ -67,9 +80,22 @@ func stripRawText(data []byte) [][]byte {
 				}
 				i = text
 			case nameIs(name, "svg"):
-				next, ok := svgEnd(data, end)
+				closing, next, stand, ok := svgEnd(data, end)
 				if !ok {
 					return finish(out, data, kept)
+				}
+				switch {
+				case stand == -1 && closing > end:
+					cut(end, closing)
+				case stand >= 0:
+					// Text in SVG content turns off a later <frameset>:
+					// one character of it does the same.
+					if stand > end {
+						cut(end, stand)
+					}
+					if closing > stand+1 {
+						cut(stand+1, closing)
+					}
 				}
 				i = next
 			case nameIs(name, "plaintext"), nameIs(name, "math"), nameIs(name, "frameset"):
@@ -129,24 +155,32 @@ func stripRawText(data []byte) [][]byte {
 	return finish(out, data, kept)
 }
 
-// finish is what stripRawText returns: the pieces cut so far, and the
+// finish is what stripUnread returns: the pieces cut so far, and the
 // rest of data.
 func finish(out [][]byte, data []byte, kept int) [][]byte {
 	return append(out, data[kept:])
 }
 
-// pieceReader reads pieces of bytes one after the other.
+// pieceReader reads pieces of bytes one after the other. A Read fills p
+// from as many pieces as fit: the tokenizer moves the token it is in to the
+// front of its buffer on every Read, and a page cut around its attributes
+// is thousands of pieces.
 type pieceReader [][]byte
 
 func (r *pieceReader) Read(p []byte) (int, error) {
-	for len(*r) > 0 && len((*r)[0]) == 0 {
-		*r = (*r)[1:]
+	n := 0
+	for len(*r) > 0 && n < len(p) {
+		k := copy(p[n:], (*r)[0])
+		n += k
+		if k == len((*r)[0]) {
+			*r = (*r)[1:]
+		} else {
+			(*r)[0] = (*r)[0][k:]
+		}
 	}
-	if len(*r) == 0 {
+	if n == 0 && len(p) > 0 {
 		return 0, io.EOF
 	}
-	n := copy(p, (*r)[0])
-	(*r)[0] = (*r)[0][n:]
 	return n, nil
 }
 
@@ -183,7 +217,7 @@ func nameIs(name []byte, lower string) bool {
 // byte is data[at], reading its attributes as the tokenizer's readTag
 // does; ok is false when the document ends first.
 func tagEnd(data []byte, at int) (end int, ok bool) {
-	end, _, ok = tagEndBare(data, at)
+	end, _, ok = readTag(data, at, nil)
 	return end, ok
 }
 
@@ -191,6 +225,21 @@ func tagEnd(data []byte, at int) (end int, ok bool) {
 // ends when it is written without quotes (-1 otherwise): the tokenizer
 // does not read "<path d=a/>" as self-closing.
 func tagEndBare(data []byte, at int) (end, bare int, ok bool) {
+	return readTag(data, at, nil)
+}
+
+// attrSpan is where one attribute of a tag is written: its key is
+// data[start:keyEnd], its value as written data[valStart:valEnd] (without
+// quotes; empty when it has none), and the tokenizer reads it up to end
+// (a "/" after a key without value included).
+type attrSpan struct {
+	start, keyEnd, valStart, valEnd, end int
+}
+
+// readTag is tagEndBare, and it appends to *attrs (when not nil) every
+// attribute the tokenizer reads, in order, empty keys and repeated keys
+// included (the tokenizer keeps neither).
+func readTag(data []byte, at int, attrs *[]attrSpan) (end, bare int, ok bool) {
 	bare = -1
 	k := at
 	// the name
@@ -227,6 +276,7 @@ func tagEndBare(data []byte, at int) (end, bare int, ok bool) {
 			}
 			k++
 		}
+		a := attrSpan{start: start, keyEnd: k, valStart: k, valEnd: k}
 		// its value
 		skip()
 		if k >= len(data) {
@@ -248,16 +298,23 @@ func tagEndBare(data []byte, at int) (end, bare int, ok bool) {
 				if e < 0 {
 					return 0, -1, false
 				}
+				a.valStart, a.valEnd = k+1, k+1+e
 				k += 1 + e + 1
 			default:
+				a.valStart = k
 				for k < len(data) && !isTagSpace(data[k]) && data[k] != '>' {
 					k++
 				}
+				a.valEnd = k
 				bare = k
 				if k < len(data) && isTagSpace(data[k]) {
 					k++
 				}
 			}
+		}
+		a.end = k
+		if attrs != nil {
+			*attrs = append(*attrs, a)
 		}
 		skip()
 	}
@@ -276,37 +333,45 @@ var svgElements = map[string]bool{
 }
 
 // svgEnd is where the SVG content that starts at from (after an <svg>
-// start tag in HTML) ends: past the end tag that closes the last open SVG
-// element, read as the parser reads foreign content, where no element's
-// text is raw. ok is false where it could end otherwise or sooner than
+// start tag in HTML) ends: closing is where the end tag that closes the
+// last open SVG element starts, end is just past it, read as the parser
+// reads foreign content, where no element's text is raw. ok is false where it could end otherwise or sooner than
 // this reading says (an element that is not in svgElements, an end tag
 // that closes no open SVG element, a <title> or <desc> holding a tag, the
 // end of the document) and for a self-closing <svg/>.
-func svgEnd(data []byte, from int) (end int, ok bool) {
+func svgEnd(data []byte, from int) (closing, end, stand int, ok bool) {
 	if data[from-2] == '/' {
-		return 0, false
+		return 0, 0, 0, false
 	}
 	open := []string{"svg"}
+	stand = -1
+	sets := false // some text may set the parser's frameset-ok flag
 	for i := from; ; {
 		j := bytes.IndexByte(data[i:], '<')
 		if j < 0 || i+j+2 >= len(data) {
-			return 0, false
+			return 0, 0, 0, false
+		}
+		if k := firstNonSpace(data[i : i+j]); k >= 0 {
+			sets = true
+			if c := data[i+k]; stand < 0 && c != '&' && c < utf8.RuneSelf {
+				stand = i + k
+			}
 		}
 		i += j
 		switch c := data[i+1]; {
 		case isASCIILetter(c):
 			end, bare, ok := tagEndBare(data, i+2)
 			if !ok {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			top := open[len(open)-1]
 			name := string(bytes.ToLower(tagName(data, i+1)))
 			if top == "title" || top == "desc" || !svgElements[name] && name != "title" && name != "desc" {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			selfClosing := data[end-2] == '/'
 			if selfClosing && bare == end-1 {
-				return 0, false // "<path d=a/>": not self-closing, unless it ends with an attribute not kept
+				return 0, 0, 0, false // "<path d=a/>": not self-closing, unless it ends with an attribute not kept
 			}
 			if !selfClosing {
 				open = append(open, name)
@@ -319,7 +384,7 @@ func svgEnd(data []byte, from int) (end int, ok bool) {
 			case isASCIILetter(c):
 				end, ok := tagEnd(data, i+3)
 				if !ok {
-					return 0, false
+					return 0, 0, 0, false
 				}
 				name := string(bytes.ToLower(tagName(data, i+2)))
 				k := len(open) - 1
@@ -327,23 +392,28 @@ func svgEnd(data []byte, from int) (end int, ok bool) {
 					k--
 				}
 				if k < 0 {
-					return 0, false
+					return 0, 0, 0, false
 				}
 				open = open[:k]
 				if len(open) == 0 {
-					return end, true
+					if !sets {
+						stand = -1
+					} else if stand < 0 {
+						stand = -2
+					}
+					return i, end, stand, true
 				}
 				i = end
 			default:
 				k := bytes.IndexByte(data[i+2:], '>')
 				if k < 0 {
-					return 0, false
+					return 0, 0, 0, false
 				}
 				i += 2 + k + 1
 			}
 		case c == '!':
 			if i+3 >= len(data) {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			var end int
 			switch {
@@ -352,6 +422,7 @@ func svgEnd(data []byte, from int) (end int, ok bool) {
 			case bytes.HasPrefix(data[i+2:], []byte("[CDATA[")):
 				if k := bytes.Index(data[i+9:], []byte("]]>")); k >= 0 {
 					end = i + 9 + k + 3
+					sets = sets || firstNonSpace(data[i+9:i+9+k]) >= 0
 				} else {
 					end = -1
 				}
@@ -363,19 +434,34 @@ func svgEnd(data []byte, from int) (end int, ok bool) {
 				}
 			}
 			if end < 0 {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			i = end
 		case c == '?':
 			k := bytes.IndexByte(data[i+1:], '>')
 			if k < 0 {
-				return 0, false
+				return 0, 0, 0, false
 			}
 			i += 1 + k + 1
-		default:
+		default: // a "<" of the text
+			sets = true
 			i++
 		}
 	}
+}
+
+// firstNonSpace is the index of the first byte of text that is neither
+// white space nor NUL, the characters that leave the parser's frameset-ok
+// flag as it is; -1 when there is none.
+func firstNonSpace(text []byte) int {
+	for k, c := range text {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f', 0:
+		default:
+			return k
+		}
+	}
+	return -1
 }
 
 // rawTextEnd is where the raw text that starts at from ends: at the first

@@ -1,0 +1,128 @@
+package extract
+
+import "bytes"
+
+// Attributes are the other half of what the parser reads of a page once
+// scripts and styles are out (43% of ../shared/realweb's HTML after
+// stripUnread's other cuts: classes, data-* values, image sources,
+// handlers), and the tokenizer makes four copies of each it keeps. The
+// walker reads a few of them; stripUnread takes the others out of the
+// tags it reads, where it is certain the tree builder would not read them
+// either.
+//
+// keptAttr lists every attribute key that extract's code or the tree
+// builder of golang.org/x/net/html reads: TestKeptAttrsCoverTheCode finds
+// the keys the code asks for and fails when one is missing here. "type" is
+// read by the tree builder (<input type=hidden> in a table); "color",
+// "face" and "size" are too, but only of <font>, whose attributes are kept
+// (see dropsAttrs), as is "encoding" of MathML's annotation-xml, where
+// stripUnread stops.
+func keptAttr(key []byte) bool {
+	if len(key) > len("shadowrootmode") {
+		return false
+	}
+	var buf [len("shadowrootmode")]byte
+	lower := buf[:len(key)]
+	for i, c := range key {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A' // the tokenizer lower-cases keys in ASCII only
+		}
+		lower[i] = c
+	}
+	switch string(lower) {
+	case "lang", "xml:lang", "href", "rel", "hreflang", "role", "hidden", "aria-hidden",
+		"open", "shadowrootmode", "slot", "name", "aria-label", "title", "alt", "id",
+		"ng-app", "data-reactroot", "content", "type":
+		return true
+	case "class", "style":
+		return true // unless their value says nothing (unreadValue)
+	}
+	return false
+}
+
+// unreadValue reports a class or style attribute whose value the walker
+// reads as if it were absent: a class that names no footer
+// (classNamesFooter is false) and a style that cannot hide (styleHides is
+// false). Only values the tokenizer passes on as written are judged (ASCII,
+// no character reference, carriage return or NUL); the others are kept.
+func unreadValue(key, val []byte) bool {
+	for _, c := range val {
+		if c >= 0x80 || c == '&' || c == '\r' || c == 0 {
+			return false
+		}
+	}
+	switch {
+	case nameIs(key, "class"):
+		// mayNameFooter, for ASCII: what no word of the class can match.
+		return !containsFold(val, "foot") && !containsFold(val, "ftr") && !containsFold(val, "colophon")
+	case nameIs(key, "style"):
+		// styleHides reads only these two properties.
+		return !containsFold(val, "display") && !containsFold(val, "visibility")
+	}
+	return false
+}
+
+// containsFold reports whether the ASCII s contains the lower-case word,
+// ignoring ASCII case.
+func containsFold(s []byte, word string) bool {
+	for i := 0; i+len(word) <= len(s); i++ {
+		if s[i]|0x20 == word[0] && nameIs(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
+}
+
+// dropsAttrs reports the start tags (by name as written) whose unread
+// attributes stripUnread may take out: all of HTML's but html and body,
+// whose attributes a later <html> or <body> tag adds to when missing, and
+// the formatting elements but <a>, which the tree builder compares
+// attribute by attribute (three alike, and the oldest is not reopened).
+// It never holds two <a> open where it compares them: an <a> first closes
+// the one before it. <svg> and <math> keep theirs: their content is
+// foreign.
+func dropsAttrs(name []byte) bool {
+	if len(name) == 0 || len(name) > len("strike") {
+		return len(name) > 0
+	}
+	for _, keep := range [...]string{"html", "body", "svg", "math", "b", "big", "code", "em", "font", "i", "nobr", "s",
+		"small", "strike", "strong", "tt", "u"} {
+		if nameIs(name, keep) {
+			return false
+		}
+	}
+	return true
+}
+
+// unreadAttrs calls cut(from, to) for the runs of attributes of one start
+// tag (as readTag found them) that nothing reads, in order. A class or
+// style judged by its value is kept when its key is written twice: the
+// tokenizer keeps the first, and taking that out would promote the second.
+// A key that starts with "=" is never kept, so no cut can leave a "=" right
+// after a key without value, which would give that key a value.
+func unreadAttrs(data []byte, attrs []attrSpan, cut func(from, to int)) {
+	from := -1 // start of the run being cut
+	for i, a := range attrs {
+		key := data[a.start:a.keyEnd]
+		drop := len(key) > 0 && !keptAttr(key)
+		if !drop && len(key) > 0 && unreadValue(key, data[a.valStart:a.valEnd]) {
+			drop = true
+			for j, b := range attrs {
+				if j != i && bytes.EqualFold(data[b.start:b.keyEnd], key) {
+					drop = false
+					break
+				}
+			}
+		}
+		switch {
+		case drop && from < 0:
+			from = a.start
+		case !drop && from >= 0:
+			cut(from, a.start)
+			from = -1
+		}
+	}
+	if from >= 0 {
+		cut(from, attrs[len(attrs)-1].end)
+	}
+}
