@@ -1,6 +1,9 @@
 package extract
 
-import "bytes"
+import (
+	"bytes"
+	"unicode/utf8"
+)
 
 // Attributes are the other half of what the parser reads of a page once
 // scripts and styles are out (43% of ../shared/realweb's HTML after
@@ -46,31 +49,47 @@ func keptAttr(key []byte) bool {
 // false). Only values the tokenizer passes on as written are judged (ASCII,
 // no character reference, carriage return or NUL); the others are kept.
 func unreadValue(key, val []byte) bool {
-	for _, c := range val {
-		if c >= 0x80 || c == '&' || c == '\r' || c == 0 {
+	class := nameIs(key, "class")
+	if !class && !nameIs(key, "style") {
+		return false
+	}
+	for i, c := range val {
+		switch {
+		case c >= utf8.RuneSelf || c == '&' || c == '\r' || c == 0:
 			return false
+		case class:
+			// mayNameFooter, for ASCII: what a word of the class must hold.
+			switch c | 0x20 {
+			case 'f':
+				if hasPrefixFoldBytes(val[i:], "foot") || hasPrefixFoldBytes(val[i:], "ftr") {
+					return false
+				}
+			case 'c':
+				if hasPrefixFoldBytes(val[i:], "colophon") {
+					return false
+				}
+			}
+		default:
+			// styleHides reads only these two properties.
+			switch c | 0x20 {
+			case 'd':
+				if hasPrefixFoldBytes(val[i:], "display") {
+					return false
+				}
+			case 'v':
+				if hasPrefixFoldBytes(val[i:], "visibility") {
+					return false
+				}
+			}
 		}
 	}
-	switch {
-	case nameIs(key, "class"):
-		// mayNameFooter, for ASCII: what no word of the class can match.
-		return !containsFold(val, "foot") && !containsFold(val, "ftr") && !containsFold(val, "colophon")
-	case nameIs(key, "style"):
-		// styleHides reads only these two properties.
-		return !containsFold(val, "display") && !containsFold(val, "visibility")
-	}
-	return false
+	return true
 }
 
-// containsFold reports whether the ASCII s contains the lower-case word,
-// ignoring ASCII case.
-func containsFold(s []byte, word string) bool {
-	for i := 0; i+len(word) <= len(s); i++ {
-		if s[i]|0x20 == word[0] && nameIs(s[i:i+len(word)], word) {
-			return true
-		}
-	}
-	return false
+// hasPrefixFoldBytes reports whether s starts with the lower-case ASCII
+// word, ignoring ASCII case.
+func hasPrefixFoldBytes(s []byte, word string) bool {
+	return len(s) >= len(word) && nameIs(s[:len(word)], word)
 }
 
 // dropsAttrs reports the start tags (by name as written) whose unread

@@ -135,3 +135,31 @@ func TestKeptAttrsCoverTheCode(t *testing.T) {
 	}
 	t.Logf("%d attribute keys read by the code", len(keys))
 }
+
+// TestUnreadValueIsUnread holds unreadValue to the code that reads class
+// and style: a value it calls unread is one classNamesFooter or styleHides
+// reads as nothing, on every text and attribute value of the real pages and
+// on random strings.
+func TestUnreadValueIsUnread(t *testing.T) {
+	texts, _ := equivInputs(t)
+	texts = append(texts, "footer", "a FOOT b", "x-ftr", "Colophon", "navFooter", "display:none", "DISPLAY: none",
+		"visibility:hidden", "color:red", "&#102;oot", "foo\x00t", "fo\rot", "ſite-foot")
+	unread := 0
+	for _, s := range texts {
+		if unreadValue([]byte("class"), []byte(s)) {
+			unread++
+			if classNamesFooter(s) {
+				t.Errorf("class %q: unreadValue says unread, classNamesFooter reads a footer", s)
+			}
+		}
+		if unreadValue([]byte("STYLE"), []byte(s)) && styleHides(s) {
+			t.Errorf("style %q: unreadValue says unread, styleHides reads it hiding", s)
+		}
+		if unreadValue([]byte("id"), []byte(s)) {
+			t.Errorf("id %q: unreadValue judges only class and style", s)
+		}
+	}
+	if unread < len(texts)/4 {
+		t.Errorf("only %d of %d values are unread classes: the test tries too few", unread, len(texts))
+	}
+}

@@ -322,14 +322,38 @@ func readTag(data []byte, at int, attrs *[]attrSpan) (end, bare int, ok bool) {
 
 // svgElements are the SVG elements an inline image is drawn with, none
 // of which ends SVG content when it starts (as <p> or <span> would), nor
-// reads its content as HTML (as <foreignObject>, <desc> and <title> do).
-var svgElements = map[string]bool{
-	"svg": true, "g": true, "path": true, "circle": true, "rect": true, "line": true, "polyline": true, "polygon": true,
-	"ellipse": true, "defs": true, "use": true, "symbol": true, "clippath": true, "mask": true, "lineargradient": true,
-	"radialgradient": true, "stop": true, "text": true, "tspan": true, "filter": true, "pattern": true, "image": true,
-	"style": true, "metadata": true, "marker": true, "fegaussianblur": true, "feoffset": true, "feblend": true,
-	"fecolormatrix": true, "fecomposite": true, "feflood": true, "femerge": true, "femergenode": true, "animate": true,
-	"animatetransform": true,
+// reads its content as HTML (as <foreignObject>, <desc> and <title> do);
+// and <title> and <desc>, which svgEnd reads through while they hold no
+// tag. Each maps to itself: svgName returns the name without making it.
+var svgElements = func() map[string]string {
+	m := map[string]string{}
+	for _, name := range []string{"svg", "g", "path", "circle", "rect", "line", "polyline", "polygon",
+		"ellipse", "defs", "use", "symbol", "clippath", "mask", "lineargradient",
+		"radialgradient", "stop", "text", "tspan", "filter", "pattern", "image",
+		"style", "metadata", "marker", "fegaussianblur", "feoffset", "feblend",
+		"fecolormatrix", "fecomposite", "feflood", "femerge", "femergenode", "animate",
+		"animatetransform", "title", "desc"} {
+		m[name] = name
+	}
+	return m
+}()
+
+// svgName is the name of an element svgEnd reads through (svgElements),
+// lower-cased in ASCII as the tokenizer does, and whether it is one.
+func svgName(name []byte) (string, bool) {
+	var buf [len("animatetransform")]byte
+	if len(name) > len(buf) {
+		return "", false
+	}
+	lower := buf[:len(name)]
+	for i, c := range name {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	known, ok := svgElements[string(lower)]
+	return known, ok
 }
 
 // svgEnd is where the SVG content that starts at from (after an <svg>
@@ -343,7 +367,8 @@ func svgEnd(data []byte, from int) (closing, end, stand int, ok bool) {
 	if data[from-2] == '/' {
 		return 0, 0, 0, false
 	}
-	open := []string{"svg"}
+	var stack [16]string
+	open := append(stack[:0], "svg")
 	stand = -1
 	sets := false // some text may set the parser's frameset-ok flag
 	for i := from; ; {
@@ -365,8 +390,8 @@ func svgEnd(data []byte, from int) (closing, end, stand int, ok bool) {
 				return 0, 0, 0, false
 			}
 			top := open[len(open)-1]
-			name := string(bytes.ToLower(tagName(data, i+1)))
-			if top == "title" || top == "desc" || !svgElements[name] && name != "title" && name != "desc" {
+			name, known := svgName(tagName(data, i+1))
+			if top == "title" || top == "desc" || !known {
 				return 0, 0, 0, false
 			}
 			selfClosing := data[end-2] == '/'
@@ -386,7 +411,7 @@ func svgEnd(data []byte, from int) (closing, end, stand int, ok bool) {
 				if !ok {
 					return 0, 0, 0, false
 				}
-				name := string(bytes.ToLower(tagName(data, i+2)))
+				name, _ := svgName(tagName(data, i+2))
 				k := len(open) - 1
 				for k >= 0 && open[k] != name {
 					k--
