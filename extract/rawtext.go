@@ -25,8 +25,9 @@ import (
 // textarea, title, xmp). Where the tree builder could read the text of a
 // <style> or <script> otherwise (in SVG and MathML, in a frameset), or
 // where the tokenizer's rules are ones it does not follow (<plaintext>, a
-// script holding "<!--", a document ending inside markup), it stops and
-// leaves the rest as written. TestStripUnreadKeepsTheTree holds it to the
+// document ending inside markup), it stops and leaves the rest as written.
+// A script holding "<!--" is read by the tokenizer's own states for it
+// (scriptEnd). TestStripUnreadKeepsTheTree holds it to the
 // parser on the real pages and on random markup, and
 // TestStripUnreadKeepsThePage holds what HTML returns to what it returns
 // from the page as written.
@@ -65,7 +66,10 @@ func stripUnread(data []byte) [][]byte {
 			switch {
 			case nameIs(name, "style"), nameIs(name, "script"):
 				text := rawTextEnd(data, end, name)
-				if text < 0 || nameIs(name, "script") && bytes.Contains(data[end:text], []byte("<!--")) {
+				if text >= 0 && nameIs(name, "script") && bytes.Contains(data[end:text], []byte("<!--")) {
+					text = scriptEnd(data, end) // an escape may hide that end tag
+				}
+				if text < 0 {
 					return finish(out, data, kept)
 				}
 				if text > end {
@@ -521,6 +525,237 @@ func rawTextEnd(data []byte, from int, name []byte) int {
 		}
 		k = m // the byte that did not match is read again
 	}
+}
+
+// scriptEnd is where the text of a <script> that starts at from ends: at
+// the "</" of the end tag that ends it, read as the tokenizer's readScript
+// reads it, state by state (a "<!--" escape, and in it a "<script" that
+// escapes again, hide end tags); -1 when the document ends first. The
+// labels are readScript's.
+func scriptEnd(data []byte, from int) int {
+	k := from
+	var c byte
+	// next reads a byte as readByte does; at the end of data it returns
+	// false and k stays.
+	next := func() bool {
+		if k >= len(data) {
+			return false
+		}
+		c = data[k]
+		k++
+		return true
+	}
+	// endTag is readRawEndTag for "script": with ended, k is back at the
+	// "<" of "</script".
+	endTag := func() (ended, ok bool) {
+		for i := range len("script") {
+			if !next() {
+				return false, false
+			}
+			if c != "script"[i] && c != "SCRIPT"[i] {
+				k--
+				return false, true
+			}
+		}
+		if !next() {
+			return false, false
+		}
+		switch c {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			k -= 3 + len("script")
+			return true, true
+		}
+		k--
+		return false, true
+	}
+	var ended, ok bool
+
+scriptData:
+	if !next() {
+		return -1
+	}
+	if c == '<' {
+		goto scriptDataLessThanSign
+	}
+	goto scriptData
+
+scriptDataLessThanSign:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '/':
+		goto scriptDataEndTagOpen
+	case '!':
+		goto scriptDataEscapeStart
+	}
+	k--
+	goto scriptData
+
+scriptDataEndTagOpen:
+	if ended, ok = endTag(); ended {
+		return k
+	} else if !ok {
+		return -1
+	}
+	goto scriptData
+
+scriptDataEscapeStart:
+	if !next() {
+		return -1
+	}
+	if c == '-' {
+		goto scriptDataEscapeStartDash
+	}
+	k--
+	goto scriptData
+
+scriptDataEscapeStartDash:
+	if !next() {
+		return -1
+	}
+	if c == '-' {
+		goto scriptDataEscapedDashDash
+	}
+	k--
+	goto scriptData
+
+scriptDataEscaped:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '-':
+		goto scriptDataEscapedDash
+	case '<':
+		goto scriptDataEscapedLessThanSign
+	}
+	goto scriptDataEscaped
+
+scriptDataEscapedDash:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '-':
+		goto scriptDataEscapedDashDash
+	case '<':
+		goto scriptDataEscapedLessThanSign
+	}
+	goto scriptDataEscaped
+
+scriptDataEscapedDashDash:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '-':
+		goto scriptDataEscapedDashDash
+	case '<':
+		goto scriptDataEscapedLessThanSign
+	case '>':
+		goto scriptData
+	}
+	goto scriptDataEscaped
+
+scriptDataEscapedLessThanSign:
+	if !next() {
+		return -1
+	}
+	if c == '/' {
+		goto scriptDataEscapedEndTagOpen
+	}
+	if isASCIILetter(c) {
+		goto scriptDataDoubleEscapeStart
+	}
+	k--
+	goto scriptData
+
+scriptDataEscapedEndTagOpen:
+	if ended, ok = endTag(); ended {
+		return k
+	} else if !ok {
+		return -1
+	}
+	goto scriptDataEscaped
+
+scriptDataDoubleEscapeStart:
+	k--
+	for i := range len("script") {
+		if !next() {
+			return -1
+		}
+		if c != "script"[i] && c != "SCRIPT"[i] {
+			k--
+			goto scriptDataEscaped
+		}
+	}
+	if !next() {
+		return -1
+	}
+	switch c {
+	case ' ', '\n', '\r', '\t', '\f', '/', '>':
+		goto scriptDataDoubleEscaped
+	}
+	k--
+	goto scriptDataEscaped
+
+scriptDataDoubleEscaped:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '-':
+		goto scriptDataDoubleEscapedDash
+	case '<':
+		goto scriptDataDoubleEscapedLessThanSign
+	}
+	goto scriptDataDoubleEscaped
+
+scriptDataDoubleEscapedDash:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '-':
+		goto scriptDataDoubleEscapedDashDash
+	case '<':
+		goto scriptDataDoubleEscapedLessThanSign
+	}
+	goto scriptDataDoubleEscaped
+
+scriptDataDoubleEscapedDashDash:
+	if !next() {
+		return -1
+	}
+	switch c {
+	case '-':
+		goto scriptDataDoubleEscapedDashDash
+	case '<':
+		goto scriptDataDoubleEscapedLessThanSign
+	case '>':
+		goto scriptData
+	}
+	goto scriptDataDoubleEscaped
+
+scriptDataDoubleEscapedLessThanSign:
+	if !next() {
+		return -1
+	}
+	if c == '/' {
+		goto scriptDataDoubleEscapeEnd
+	}
+	k--
+	goto scriptDataDoubleEscaped
+
+scriptDataDoubleEscapeEnd:
+	if ended, ok = endTag(); ended {
+		k += len("</script>")
+		goto scriptDataEscaped
+	} else if !ok {
+		return -1
+	}
+	goto scriptDataDoubleEscaped
 }
 
 // commentEnd is where the comment whose text starts at from ends (just

@@ -135,6 +135,7 @@ func TestStripUnreadKeepsTheTree(t *testing.T) {
 // attributes kept, unread and in between, in tags that keep them and tags
 // that do not.
 var markupPieces = []string{"<style>", "</style>", "<STYLE a='>'>", "</style ", "</stylex>", "<style/>", "<script>", "</script>",
+	"<script ", "<SCRIPT/", "</script/", "<scriptx", "</scri", "--", "<!-",
 	"<script type=\"x\">", "</SCRIPT>", "<!--", "-->", "--!>", "<!-->", "<!--->", "-", "!", "<!", "<?", "<!DOCTYPE html>", "<!x>",
 	"</", "</>", "</ a>", "<", ">", "'", "\"", "=", " ", "\n", "/", "a", "x=", "<p>", "</p>", "<div class=\"a>b\">", "<b>",
 	"<title>", "</title>", "<textarea>", "</textarea>", "<noscript>", "</noscript>", "<iframe>", "</iframe>", "<xmp>",
@@ -153,10 +154,11 @@ var markupPieces = []string{"<style>", "</style>", "<STYLE a='>'>", "</style ", 
 }
 
 // commonPieces are the pieces half of randomMarkup's documents lean on:
-// those that open and close raw text and SVG, and unread attributes, so
-// that many have something to take out before anything stops the cut.
+// those that open and close raw text, script escapes and SVG, and unread
+// attributes, so that many have something to take out before anything
+// stops the cut.
 var commonPieces = []string{"<style>", "</style>", "<script>", "</script>", "a", " ", "<p>", "'", "\"", "=", ">", "<", "-", "</",
-	"<svg>", "</svg>", "<path d='x'/>", "<g>", "</g>", "<title>", "</title>", "<div", " data-x=1", " class=y", ">"}
+	"<svg>", "</svg>", "<path d='x'/>", "<g>", "</g>", "<title>", "</title>", "<div", " data-x=1", " class=y", ">", "<!--", "-->"}
 
 // randomMarkup is the k-th random document of the tests of stripUnread.
 func randomMarkup(rng *rand.Rand, k int) []byte {
@@ -179,7 +181,11 @@ func TestStripUnread(t *testing.T) {
 		{"<!-- <style> --><style>a</style>", "<!-- <style> --><style></style>"},
 		{"<div title=\"<style>\">x</div>", "<div title=\"<style>\">x</div>"},
 		{"<title><style>x</title><style>y</style>", "<title><style>x</title><style></style>"},
-		{"<script><!-- x </script>", "<script><!-- x </script>"},                                                      // an escape: left as written
+		{"<script><!-- x </script><p>", "<script></script><p>"},                                                       // an escape
+		{"<script><!--<script>x</script>y</script><p>", "<script></script><p>"},                                       // a double escape hides the first end tag
+		{"<script><!--<script>x</script>y--></script><p>", "<script></script><p>"},                                    // "-->" ends the escape
+		{"<script><!--<script>x-->y</script></script><p>", "<script></script></script><p>"},                           // "-->" ends the double escape too
+		{"<script><!--<script>x</script>y</script", "<script><!--<script>x</script>y</script"},                        // the document ends first
 		{"<style>a</style><svg><style>b</style></svg><style>c</style>", "<style></style><svg>b</svg><style></style>"}, // SVG content goes, but for a character of its text
 		{"<svg><p><style>b</style></svg><style>c</style>", "<svg><p><style>b</style></svg><style>c</style>"},          // <p> ends SVG content: stop
 		{"<style>never closed", "<style>never closed"},
@@ -213,7 +219,8 @@ func TestStripUnread(t *testing.T) {
 func FuzzStripUnread(f *testing.F) {
 	for _, s := range []string{"<style>a</style>", "<script>x</script><p>", "<!-- --!><style>-->", "<p a='<style>'>",
 		"<title><script></title><script>y</script>", "<svg><style>b</style></svg><style>c</style>",
-		"<div data-x=1 class=footer style=x>", "<a href=/ data-y>", "<div c data-x=\"\" =d>"} {
+		"<div data-x=1 class=footer style=x>", "<a href=/ data-y>", "<div c data-x=\"\" =d>",
+		"<script><!--<script>x</script>y--></script><p>", "<script><!-- <SCRIPT/></script ->--></script>"} {
 		f.Add([]byte(s))
 	}
 	base, _ := url.Parse("https://kommune.test/a/b")
