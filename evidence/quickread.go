@@ -8,7 +8,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -29,8 +28,13 @@ import (
 // less checked than gowarc's; it is only cheaper (gowarc opens the file
 // again, builds a new decompressor and validates every header's syntax for
 // each record: a fifth of a cold build).
-func quickResponse(f *os.File, x Exchange) (resp *StoredResponse, ok bool) {
-	member, ok := readMember(io.NewSectionReader(f, x.ResponseOffset, 1<<62))
+func quickResponse(wf *warcFile, x Exchange) (resp *StoredResponse, ok bool) {
+	var member []byte
+	if off := x.ResponseOffset; off >= 0 && off < int64(len(wf.data)) {
+		member, ok = readMember(nil, wf.data[off:])
+	} else {
+		member, ok = readMember(io.NewSectionReader(wf.f, off, 1<<62), nil)
+	}
 	if !ok {
 		return nil, false
 	}
@@ -42,6 +46,7 @@ var readers = sync.Pool{New: func() any { return new(memberReader) }}
 
 type memberReader struct {
 	buf  *bufio.Reader
+	mem  bytes.Reader
 	gz   gzip.Reader
 	head [headRead]byte
 }
@@ -57,8 +62,9 @@ const maxMember = policy.MaxBody + 2<<20
 // target URI is very long, and the start of its block.
 const headRead = 8 << 10
 
-// readMember decompresses the one gzip member at r's position, checking its
-// CRC and length. The bytes are the caller's to keep.
+// readMember decompresses the one gzip member at r's position, or at the
+// start of data when r is nil, checking its CRC and length. The bytes are
+// the caller's to keep.
 //
 // The record is decompressed into a slice of its own size, found from the
 // Content-Length of its WARC header (the record is that header, the block
@@ -66,15 +72,23 @@ const headRead = 8 << 10
 // the growth and the copy were a fifth of what a cold build of real pages
 // allocated. A record whose header gives no size, or whose length is not
 // the one it gives, is refused: Response reads it the careful way.
-func readMember(r io.Reader) ([]byte, bool) {
+func readMember(r io.Reader, data []byte) ([]byte, bool) {
 	m := readers.Get().(*memberReader)
 	defer readers.Put(m)
-	if m.buf == nil {
-		m.buf = bufio.NewReaderSize(r, 32<<10)
+	var src io.Reader
+	if r == nil {
+		m.mem.Reset(data)
+		src = &m.mem
+		defer m.mem.Reset(nil) // the pool keeps no file's bytes
 	} else {
-		m.buf.Reset(r)
+		if m.buf == nil {
+			m.buf = bufio.NewReaderSize(r, 32<<10)
+		} else {
+			m.buf.Reset(r)
+		}
+		src = m.buf
 	}
-	if m.gz.Reset(m.buf) != nil {
+	if m.gz.Reset(src) != nil {
 		return nil, false
 	}
 	m.gz.Multistream(false)

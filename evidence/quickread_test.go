@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"reflect"
 	"testing"
 )
@@ -37,15 +36,24 @@ func quickSite(t *testing.T) (*Site, []Exchange) {
 	return s, xs
 }
 
-// quickFile is quickResponse on the file at path.
+// quickFile is quickResponse on the file at path, both ways: from the
+// file's bytes in memory and from the file. The two must agree.
 func quickFile(t *testing.T, path string, x Exchange) (*StoredResponse, bool) {
 	t.Helper()
-	f, err := os.Open(path)
+	wf, err := openWARC(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	return quickResponse(f, x)
+	defer wf.f.Close()
+	if wf.data == nil {
+		t.Fatalf("%s: a small WARC not read whole", path)
+	}
+	mem, memOK := quickResponse(wf, x)
+	fromFile, ok := quickResponse(&warcFile{f: wf.f}, x)
+	if ok != memOK || !reflect.DeepEqual(mem, fromFile) {
+		t.Errorf("%s at %d: read from memory %v %+v, from the file %v %+v", path, x.ResponseOffset, memOK, mem, ok, fromFile)
+	}
+	return fromFile, ok
 }
 
 func sameResponse(t *testing.T, what string, quick, careful *StoredResponse) {
