@@ -90,8 +90,7 @@ func (w *Writer) Record(x RawExchange) (Exchange, error) {
 	if err := checkHead(head); err != nil {
 		return Exchange{}, fmt.Errorf("evidence: %s: request record for %s: %w: %w", w.site, target, ErrRecordRefused, err)
 	}
-	none := sha256.Sum256(nil)
-	req := member{fields: httpFields("request", reqID), block: [][]byte{head}, payload: sha256Label(none[:])}
+	req := member{fields: httpFields("request", reqID), block: [][]byte{head}, payload: emptyPayload}
 	var resp *member
 	refersTo := reqID
 	if x.Response != nil {
@@ -213,6 +212,12 @@ func (w *Writer) metadata(target, date string, x RawExchange, refersTo string) (
 		block: [][]byte{block.Bytes()},
 	}, nil
 }
+
+// emptyPayload is the WARC-Payload-Digest of a request, which has no body.
+var emptyPayload = func() string {
+	none := sha256.Sum256(nil)
+	return sha256Label(none[:])
+}()
 
 // warcIP returns the IP address of addr ("1.2.3.4", "1.2.3.4:443",
 // "[::1]:443") for WARC-IP-Address, or "" when it holds none (the raw value

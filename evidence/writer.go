@@ -114,7 +114,25 @@ func newRecordID() (string, error) {
 	}
 	b[6] = b[6]&0x0f | 0x40 // version 4
 	b[8] = b[8]&0x3f | 0x80 // RFC 4122 variant
-	return fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16]), nil
+	return uuidURN(b), nil
+}
+
+// uuidURN is urn:uuid: and b in 8-4-4-4-12 lower-case hex digits, spelt
+// out rather than through fmt (three IDs an exchange; fmt was half of
+// their cost).
+func uuidURN(b [16]byte) string {
+	const prefix, digits = "urn:uuid:", "0123456789abcdef"
+	var id [len(prefix) + 36]byte
+	at := copy(id[:], prefix)
+	for i, c := range b {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			id[at] = '-'
+			at++
+		}
+		id[at], id[at+1] = digits[c>>4], digits[c&0x0f]
+		at += 2
+	}
+	return string(id[:])
 }
 
 // Create starts the WARC of site in batchDir (created if needed): the file,

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"net/http"
@@ -506,5 +507,23 @@ func TestFileMadeWithTheFirstRecord(t *testing.T) {
 	}
 	if errs := Verify(empty); len(errs) > 0 {
 		t.Errorf("Verify: %v", errs)
+	}
+}
+
+// A record ID reads as fmt spells a UUID URN, and as isRecordID (the quick
+// reader's test) accepts one.
+func TestRecordIDSpelling(t *testing.T) {
+	for _, b := range [][16]byte{{}, {0xff, 0xfe, 0x0a, 0x10, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x00, 0x9f, 0xf9, 0x80}} {
+		want := fmt.Sprintf("urn:uuid:%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+		if got := uuidURN(b); got != want {
+			t.Errorf("uuidURN(%x) = %q, want %q", b, got, want)
+		}
+	}
+	id, err := newRecordID()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isRecordID("<" + id + ">") {
+		t.Errorf("newRecordID() = %q, not a record ID as isRecordID reads one", id)
 	}
 }
