@@ -113,17 +113,38 @@ func dropsAttrs(name []byte) bool {
 	return true
 }
 
+// noneRead reports the start tags none of whose attributes anything
+// reads, whatever keptAttr says: <script> and <style>, which the walker
+// skips whole and the tree builder reads by name, and a <link> without
+// hreflang, which is no alternate (isAlternateLink), the one thing a
+// <link> is read for.
+func noneRead(data []byte, name []byte, attrs []attrSpan) bool {
+	switch {
+	case nameIs(name, "script"), nameIs(name, "style"):
+		return true
+	case nameIs(name, "link"):
+		for _, a := range attrs {
+			if nameIs(data[a.start:a.keyEnd], "hreflang") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // unreadAttrs calls cut(from, to) for the runs of attributes of one start
-// tag (as readTag found them) that nothing reads, in order. A class or
-// style judged by its value is kept when its key is written twice: the
-// tokenizer keeps the first, and taking that out would promote the second.
-// A key that starts with "=" is never kept, so no cut can leave a "=" right
-// after a key without value, which would give that key a value.
-func unreadAttrs(data []byte, attrs []attrSpan, cut func(from, to int)) {
+// tag (as readTag found them) that nothing reads, in order; all of them
+// when all is set. A class or style judged by its value is kept when its
+// key is written twice: the tokenizer keeps the first, and taking that out
+// would promote the second. A key that starts with "=" is never kept, so no
+// cut can leave a "=" right after a key without value, which would give
+// that key a value.
+func unreadAttrs(data []byte, attrs []attrSpan, all bool, cut func(from, to int)) {
 	from := -1 // start of the run being cut
 	for i, a := range attrs {
 		key := data[a.start:a.keyEnd]
-		drop := len(key) > 0 && !keptAttr(key)
+		drop := len(key) > 0 && (all || !keptAttr(key))
 		if !drop && len(key) > 0 && unreadValue(key, data[a.valStart:a.valEnd]) {
 			drop = true
 			for j, b := range attrs {

@@ -61,7 +61,7 @@ func stripUnread(data []byte) [][]byte {
 			}
 			name := tagName(data, i+1)
 			if len(attrs) > 0 && dropsAttrs(name) {
-				unreadAttrs(data, attrs, cut)
+				unreadAttrs(data, attrs, noneRead(data, name, attrs), cut)
 			}
 			switch {
 			case nameIs(name, "style"), nameIs(name, "script"):
@@ -87,6 +87,12 @@ func stripUnread(data []byte) [][]byte {
 				closing, next, stand, ok := svgEnd(data, end)
 				if !ok {
 					return finish(out, data, kept)
+				}
+				// Nothing reads the attributes of an <svg> either, but a
+				// "/" the tokenizer reads between them could end up before
+				// the ">" and make the tag self-closing: then all stay.
+				if len(attrs) > 0 && !hasSolidus(data, attrs) {
+					unreadAttrs(data, attrs, true, cut)
 				}
 				switch {
 				case stand == -1 && closing > end:
@@ -322,6 +328,17 @@ func readTag(data []byte, at int, attrs *[]attrSpan) (end, bare int, ok bool) {
 		}
 		skip()
 	}
+}
+
+// hasSolidus reports a tag whose attributes include a "/" read on its own
+// (as an attribute without key).
+func hasSolidus(data []byte, attrs []attrSpan) bool {
+	for _, a := range attrs {
+		if a.keyEnd == a.start {
+			return true
+		}
+	}
+	return false
 }
 
 // svgElements are the SVG elements an inline image is drawn with, none

@@ -16,8 +16,10 @@ import (
 // withoutUnread renders a document's tree without what stripUnread may
 // take out: the text of its HTML <style> and <script> elements, the
 // content of inline SVG images holding only SVG (no HTML, no <link> or
-// <meta>, which readers look for anywhere), and the attributes keptAttr
-// and unreadValue say nothing reads, of the elements dropsAttrs allows.
+// <meta>, which readers look for anywhere) and their attributes, the
+// attributes keptAttr and unreadValue say nothing reads, of the elements
+// dropsAttrs allows, and all those of <script>, <style> and a <link>
+// without hreflang.
 func withoutUnread(t *testing.T, doc *html.Node) string {
 	t.Helper()
 	var drop []*html.Node
@@ -39,6 +41,13 @@ func withoutUnread(t *testing.T, doc *html.Node) string {
 				}
 			}
 			n.Attr = kept
+			_, alternate := anyAttr(n, "hreflang")
+			if n.Data == "script" || n.Data == "style" || n.Data == "link" && !alternate {
+				n.Attr = nil
+			}
+		}
+		if n.Type == html.ElementNode && n.Namespace == "svg" && n.Data == "svg" && n.Parent != nil && n.Parent.Namespace == "" {
+			n.Attr = nil
 		}
 	}
 	for _, n := range drop {
@@ -177,7 +186,7 @@ func TestStripUnread(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"<p>x</p>", "<p>x</p>"},
 		{"<style>a{}</style><p>x", "<style></style><p>x"},
-		{"<SCRIPT type='a>b'>var x = '</p>';</script ><p>", "<SCRIPT type='a>b'></script ><p>"},
+		{"<SCRIPT type='a>b'>var x = '</p>';</script ><p>", "<SCRIPT ></script ><p>"},
 		{"<!-- <style> --><style>a</style>", "<!-- <style> --><style></style>"},
 		{"<div title=\"<style>\">x</div>", "<div title=\"<style>\">x</div>"},
 		{"<title><style>x</title><style>y</style>", "<title><style>x</title><style></style>"},
@@ -202,8 +211,13 @@ func TestStripUnread(t *testing.T) {
 		{"<a href=/x data-track=1 target=_blank>", "<a href=/x >"},
 		{"<b class=x data-y=1>", "<b class=x data-y=1>"}, // compared by the tree builder
 		{"<body class=x data-y=1>", "<body class=x data-y=1>"},
-		{"<svg viewBox=\"0 0 1 1\"><path d=\"M0\"/></svg>", "<svg viewBox=\"0 0 1 1\"></svg>"},
+		{"<svg viewBox=\"0 0 1 1\"><path d=\"M0\"/></svg>", "<svg ></svg>"},
 		{"<div hidden data-x=\"\" =d>", "<div hidden >"},
+		{"<link rel=stylesheet href=/a.css><link rel=alternate hreflang=en href=/en data-x>", "<link ><link rel=alternate hreflang=en href=/en >"},
+		{"<script type=module src=/a.js id=x>a</script>", "<script ></script>"},
+		{"<svg width=1 viewBox=\"0 0 1 1\"><path d=\"M0\"/></svg>", "<svg ></svg>"},
+		{"<svg /a><path d=\"M0\"/></svg>", "<svg /a></svg>"}, // "<svg />" would close itself
+		{"<svg /a><title>T</title></svg>", "<svg /a>T</svg>"},
 		{"<svg><title>Logo</title><path d=\"M0\"/></svg>", "<svg>L</svg>"},
 		{"<svg><text>&amp;</text></svg>", "<svg><text>&amp;</text></svg>"}, // text that may be white space: kept
 		{"<svg> <g>\n</g></svg>", "<svg></svg>"},
