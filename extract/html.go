@@ -138,7 +138,9 @@ type walker struct {
 	resolved map[string][2]string
 
 	blocks []Block
-	cur    strings.Builder
+	// cur holds the text nodes of the current block, not yet joined: a
+	// block is most often one text node, whose string then needs no copy.
+	cur []string
 	// letters counts the letters and digits of visible text so far; it
 	// lets an element tell whether it showed any text.
 	letters int
@@ -507,7 +509,7 @@ func isWhitespaceText(n *html.Node) bool {
 // that shows it.
 func (w *walker) text(s string, hidden bool) {
 	if !hidden {
-		w.cur.WriteString(s)
+		w.cur = append(w.cur, s)
 		linked := false
 		for _, l := range w.open {
 			linked = linked || l.hiddenBelow == 0
@@ -571,19 +573,57 @@ func (w *walker) breakBlock(shown bool) {
 }
 
 func (w *walker) flushBlock() {
-	if w.cur.Len() == 0 {
+	if len(w.cur) == 0 {
 		return
 	}
-	if s := Normalize(w.cur.String()); s != "" {
-		b := Block{Text: s, Box: BoxText, Letters: w.curLetters, Linked: w.curLinked}
-		if n := len(w.boxes); n > 0 {
-			top := w.boxes[n-1]
-			b.Box, b.Depth, b.Nav = top.kind, top.depth, top.nav
-		}
-		w.blocks = append(w.blocks, b)
+	// Between block elements the source's line breaks and indentation
+	// make blocks of white space alone, as many as there are blocks of
+	// text: Normalize would make them "" after copying them.
+	blank := true
+	for _, s := range w.cur {
+		blank = blank && isASCIISpace(s)
 	}
-	w.cur.Reset()
+	if !blank {
+		if s := Normalize(joinTexts(w.cur)); s != "" {
+			b := Block{Text: s, Box: BoxText, Letters: w.curLetters, Linked: w.curLinked}
+			if n := len(w.boxes); n > 0 {
+				top := w.boxes[n-1]
+				b.Box, b.Depth, b.Nav = top.kind, top.depth, top.nav
+			}
+			w.blocks = append(w.blocks, b)
+		}
+	}
+	w.cur = w.cur[:0]
 	w.curLetters, w.curLinked = 0, 0
+}
+
+// joinTexts is the texts one after the other, copied once (or not at all
+// when there is one).
+func joinTexts(texts []string) string {
+	if len(texts) == 1 {
+		return texts[0]
+	}
+	n := 0
+	for _, s := range texts {
+		n += len(s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range texts {
+		b.WriteString(s)
+	}
+	return b.String()
+}
+
+// isASCIISpace reports whether s is ASCII white space alone, which
+// Normalize makes "".
+func isASCIISpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf || !asciiSpace[s[i]] {
+			return false
+		}
+	}
+	return true
 }
 
 func (w *walker) closeLink(l *openLink, n *html.Node) {

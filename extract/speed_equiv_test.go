@@ -218,6 +218,12 @@ func TestSpeedRewritesAgreeWithReference(t *testing.T) {
 				t.Errorf("hasToken(%q, %q) = %v, reference %v", s, tok, got, want)
 			}
 		}
+		if isASCIISpace(s) && Normalize(s) != "" {
+			t.Errorf("isASCIISpace(%q), but Normalize makes it %q", s, Normalize(s))
+		}
+		if got, want := joinTexts([]string{s, "x", s}), s+"x"+s; got != want {
+			t.Errorf("joinTexts(%q, x, %q) = %q", s, s, got)
+		}
 		if got, want := countLetters(s), refCountLetters(s); got != want {
 			t.Errorf("countLetters(%q) = %d, reference %d", s, got, want)
 		}
@@ -285,6 +291,34 @@ func TestASCIIIsNFC(t *testing.T) {
 		}
 		if isASCII(s) != want {
 			t.Errorf("isASCII(%q) = %v", s, !want)
+		}
+	}
+}
+
+// TestBelowCombiningIsNFC backs Normalize skipping the NFC check for text
+// belowCombining accepts: every character below U+0300 is NFC alone and a
+// composition boundary before itself (it never combines with what comes
+// before it), so every text of them is NFC; and belowCombining accepts
+// exactly the well-formed UTF-8 of such characters.
+func TestBelowCombiningIsNFC(t *testing.T) {
+	for r := rune(0); r < 0x300; r++ {
+		s := string(r)
+		if !norm.NFC.IsNormalString(s) || !norm.NFC.PropertiesString(s).BoundaryBefore() {
+			t.Errorf("U+%04X is not NFC alone, or combines with what comes before it", r)
+		}
+		if !belowCombining(s) || !belowCombining("a"+s+"b") {
+			t.Errorf("belowCombining(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"\u0300", "e\u0301", "\xc2", "\xc3x", "\xcc\x80", "\x80", "\xc1\xbf", "\u2000", "\U0001F600", "a\xff"} {
+		if belowCombining(s) {
+			t.Errorf("belowCombining(%q) = true", s)
+		}
+	}
+	texts, _ := equivInputs(t)
+	for _, s := range texts {
+		if belowCombining(s) && !norm.NFC.IsNormalString(s) {
+			t.Errorf("belowCombining(%q), but it is not NFC", s)
 		}
 	}
 }

@@ -16,11 +16,32 @@ import (
 // paragraph separators). Nothing else changes: case, quotation marks, dashes,
 // soft hyphens and zero-width characters stay as they are.
 func Normalize(text string) string {
-	// ASCII text, most of any page, is NFC as it stands: skip the check.
-	if !isASCII(text) && !norm.NFC.IsNormalString(text) {
+	// ASCII text, most of any page, is NFC as it stands, and so is text
+	// below U+0300 (Latin-1, Latin Extended, IPA: æ, ø, å, é, ß …): skip
+	// the check.
+	if !isASCII(text) && !belowCombining(text) && !norm.NFC.IsNormalString(text) {
 		text = norm.NFC.String(text)
 	}
 	return foldOnce(text)
+}
+
+// belowCombining reports whether s is well-formed UTF-8 of characters below
+// U+0300, where the combining diacritics start. Each of them is NFC alone
+// and none combines with a character before it (TestBelowCombiningIsNFC),
+// so such a text is NFC whatever their order. Their UTF-8 is ASCII or a
+// lead byte C2–CB and one continuation byte.
+func belowCombining(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			continue
+		}
+		if c < 0xC2 || c > 0xCB || i+1 >= len(s) || s[i+1]&0xC0 != 0x80 {
+			return false
+		}
+		i++
+	}
+	return true
 }
 
 // foldOnce is s itself when s is already folded (no leading, trailing or
