@@ -343,6 +343,13 @@ var abbreviations = []string{
 // and the thirteenth tells it, as the whole candidate would, that the
 // candidate goes on before them.
 func abbreviationText(s string) bool {
+	// Most candidates end in a word longer than any abbreviation (six
+	// runes, all ASCII) and are not a single capital: their last word, cut
+	// where abbreviation cuts words, holds seven runes or more, and
+	// lower-casing keeps it so (rune for rune). Nothing more is looked at.
+	if w := s[strings.LastIndexAny(s, " (")+1:]; len(w) > 6 && utf8.RuneCountInString(w) > 6 {
+		return false
+	}
 	k := len(s)
 	for n := 0; n < 13 && k > 0; n++ {
 		_, size := utf8.DecodeLastRuneInString(s[:k])
