@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -49,4 +51,36 @@ func BenchmarkRecordSmall(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(body)*b.N)/float64(w.out.n-start), "ratio")
+}
+
+// BenchmarkDecodeGzip undoes Content-Encoding: gzip on the real pages of
+// ../shared/realweb (home and terms pages, gzipped as a server sends them),
+// as the crawler does for each answer and the build for each stored page;
+// MB/s is decoded bytes a second. Skipped without the pages.
+func BenchmarkDecodeGzip(b *testing.B) {
+	var bodies [][]byte
+	var size int64
+	for _, dir := range []string{"home", "terms"} {
+		files, _ := filepath.Glob(filepath.Join("../../shared/realweb", dir, "*.html"))
+		for _, f := range files {
+			page, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			bodies = append(bodies, gzipped(b, page))
+			size += int64(len(page))
+		}
+	}
+	if len(bodies) == 0 {
+		b.Skip("real pages not found at ../../shared/realweb")
+	}
+	b.SetBytes(size)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, body := range bodies {
+			if _, _, err := DecodePrefix(body, []string{"gzip"}, 10<<20); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

@@ -6,10 +6,12 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 )
 
 // ErrTooLarge is returned by DecodedBody when the decoded body is larger
@@ -65,14 +67,18 @@ func DecodePrefix(body []byte, encodings []string, max int64) (out []byte, more 
 		}
 		return out, false, nil
 	}
-	var src io.Reader = bytes.NewReader(body)
+	br := bytes.NewReader(body)
+	defer br.Reset(nil) // the pooled decompressors keep no body
+	var src io.Reader = br
 	// Codings are listed in the order they were applied: undo the last first.
 	for i := len(codings) - 1; i >= 0; i-- {
-		if src, err = decoder(codings[i], src); err != nil {
+		var release func()
+		if src, release, err = decoder(codings[i], src); err != nil {
 			return nil, false, err
 		}
+		defer release()
 	}
-	out, err = io.ReadAll(io.LimitReader(src, max+1))
+	out, err = readPrefix(src, max+1, sizeHint(body, codings, max+1))
 	if int64(len(out)) > max {
 		return out[:max], true, nil
 	}
@@ -105,18 +111,82 @@ func contentCodings(values []string) []string {
 	return codings
 }
 
-func decoder(coding string, src io.Reader) (io.Reader, error) {
+// readPrefix is io.ReadAll(io.LimitReader(src, limit)), read into a slice
+// of size hint first (0: none known): grown by append from 512 bytes, as
+// ReadAll does it, a decoded page was copied some ten times over, and
+// allocated half again (the bytes read, and where each Read stops, are
+// the same).
+func readPrefix(src io.Reader, limit int64, hint int) ([]byte, error) {
+	if hint <= 0 {
+		return io.ReadAll(io.LimitReader(src, limit))
+	}
+	out := make([]byte, 0, hint)
+	for int64(len(out)) < limit {
+		if len(out) == cap(out) {
+			// Full at the size the stream gave: most likely it ends here.
+			// A byte's read tells, before the slice is grown for more.
+			var one [1]byte
+			n, err := src.Read(one[:])
+			out = append(out, one[:n]...)
+			if err != nil {
+				return out, eofIsEnd(err)
+			}
+			continue
+		}
+		n, err := src.Read(out[len(out):min(int64(cap(out)), limit)])
+		out = out[:len(out)+n]
+		if err != nil {
+			return out, eofIsEnd(err)
+		}
+	}
+	return out, nil
+}
+
+func eofIsEnd(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// sizeHint is the size body decodes to, as far as limit, when it is one
+// gzip stream: its trailer's ISIZE (the size modulo 2^32), which a stream
+// may give wrong (a second member, a cut body) and which is then only a
+// poor first guess. At most what deflate could make of body (1,032 bytes
+// for one), so a small body cannot make a large allocation. 0 when unknown.
+func sizeHint(body []byte, codings []string, limit int64) int {
+	if len(codings) != 1 || (codings[0] != "gzip" && codings[0] != "x-gzip") || len(body) < 18 {
+		return 0
+	}
+	isize := int64(binary.LittleEndian.Uint32(body[len(body)-4:]))
+	return int(min(isize, limit, 1032*int64(len(body))))
+}
+
+// gzipReaders are reused gzip decompressors: each holds some 40 KB, made
+// anew for every body a crawl or a build decodes.
+var gzipReaders sync.Pool
+
+// decoder undoes one coding of src; release returns what it borrowed, once
+// its reading is done.
+func decoder(coding string, src io.Reader) (io.Reader, func(), error) {
 	switch coding {
 	case "gzip", "x-gzip":
-		zr, err := gzip.NewReader(src)
-		if err != nil {
-			return nil, fmt.Errorf("gzip: %w", err)
+		zr, _ := gzipReaders.Get().(*gzip.Reader)
+		var err error
+		if zr == nil {
+			zr, err = gzip.NewReader(src)
+		} else {
+			err = zr.Reset(src)
 		}
-		return zr, nil
+		if err != nil {
+			return nil, nil, fmt.Errorf("gzip: %w", err)
+		}
+		return zr, func() { gzipReaders.Put(zr) }, nil
 	case "deflate":
-		return deflateReader(src)
+		r, err := deflateReader(src)
+		return r, func() {}, err
 	default:
-		return nil, fmt.Errorf("%w %q", ErrUnsupportedEncoding, coding)
+		return nil, nil, fmt.Errorf("%w %q", ErrUnsupportedEncoding, coding)
 	}
 }
 

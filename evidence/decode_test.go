@@ -3,8 +3,11 @@ package evidence
 import (
 	"bytes"
 	"compress/flate"
+	"compress/gzip"
 	"compress/zlib"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"testing"
 )
@@ -122,4 +125,55 @@ func TestDecodedBodyBroken(t *testing.T) {
 	if _, err := r.DecodedBody(1 << 20); err == nil {
 		t.Error("non-gzip body decoded without error")
 	}
+}
+
+// DecodePrefix reads into a slice of the size a gzip trailer gives and
+// reuses its decompressors; what it returns must be what reading the
+// stream whole returns (io.ReadAll, a new decompressor for each body), for
+// a trailer that tells the truth and for one that does not, two members,
+// a cut stream, and every limit around the size.
+func TestDecodePrefixReadsAsReadAll(t *testing.T) {
+	text := pseudoText(70_000)
+	whole := gzipped(t, text)
+	lying := bytes.Clone(whole)
+	lying[len(lying)-4] ^= 0x40 // ISIZE off by 64
+	small := bytes.Clone(whole)
+	copy(small[len(small)-4:], []byte{9, 0, 0, 0}) // ISIZE 9
+	huge := bytes.Clone(whole)
+	copy(huge[len(huge)-4:], []byte{0xff, 0xff, 0xff, 0x7f})
+	bodies := map[string][]byte{
+		"whole": whole, "ISIZE off": lying, "ISIZE small": small, "ISIZE huge": huge,
+		"two members": append(bytes.Clone(whole), gzipped(t, []byte("and a second member"))...),
+		"cut":         whole[:len(whole)/2], "cut in the trailer": whole[:len(whole)-2],
+		"empty text": gzipped(t, nil), "not gzip": []byte("not gzip at all, but long enough"),
+	}
+	n := int64(len(text))
+	for name, body := range bodies {
+		for _, max := range []int64{0, 1, 9, 100, n - 65, n - 64, n - 1, n, n + 1, n + 19, n + 64, 10 << 20} {
+			for range 2 { // a new decompressor, then one reused
+				got, more, err := DecodePrefix(body, []string{"gzip"}, max)
+				want, wantMore, wantErr := decodeByReadAll(body, max)
+				if !bytes.Equal(got, want) || more != wantMore || fmt.Sprint(err) != fmt.Sprint(wantErr) {
+					t.Errorf("%s, max %d: %d bytes, more %v, err %v; ReadAll %d bytes, more %v, err %v",
+						name, max, len(got), more, err, len(want), wantMore, wantErr)
+				}
+			}
+		}
+	}
+}
+
+// decodeByReadAll is DecodePrefix of one gzip coding as it read before.
+func decodeByReadAll(body []byte, max int64) ([]byte, bool, error) {
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil {
+		return nil, false, fmt.Errorf("gzip: %w", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, max+1))
+	if int64(len(out)) > max {
+		return out[:max], true, nil
+	}
+	if err != nil {
+		return out, false, fmt.Errorf("decoding gzip: %w", err)
+	}
+	return out, false, nil
 }
