@@ -140,7 +140,7 @@ func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, 
 		Total: len(sorted)}
 	groupOf := map[string]int{}
 	for k := range t.Len() {
-		a := t.Agent(k) // for its counts; made again for its page
+		a := t.Newest(k) // for its counts; made again for its page
 		label := agentCategoryLabel(a.Category)
 		i, ok := groupOf[a.Category]
 		if !ok {
@@ -152,14 +152,14 @@ func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, 
 			Purpose: a.Purpose, Label: label, Disallowed: len(a.Disallowed), Allowed: len(a.Allowed), Unknown: len(a.Unknown)})
 	}
 	return list, func(k int) crawlerView {
-		a := t.Agent(k)
+		a := t.Newest(k)
 		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
 			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
 			Agent: a, CategoryLabel: agentCategoryLabel(a.Category), Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
 			Total: a.Total()}
 		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
-		for _, b := range a.Batches {
-			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: len(b.Disallowed), Allowed: len(b.Allowed), Unknown: len(b.Unknown)}
+		for _, b := range t.Trend(k) {
+			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: b.Disallowed, Allowed: b.Allowed, Unknown: b.Unknown}
 			tp.Pct = percent(tp.Disallowed, tp.Disallowed+tp.Allowed) // of those read: an unknown is neither
 			v.Trend = append(v.Trend, tp)
 		}

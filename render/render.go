@@ -127,7 +127,16 @@ func (r *Renderer) views(w writer, in Input, kept []*signals.Site) error {
 	// other they kept one core busy while the other waited. The first
 	// error in job order is returned, so failures are reported the same
 	// way whatever the parallelism.
-	var jobs []func() error
+	//
+	// The page of changes comes first, made in its job: it lists every
+	// change of every site in the history, the longest job of a long
+	// history (44 ms of 400 sites' 8 earlier batches, the directory 16),
+	// and started last or made before the jobs, it kept the other worker
+	// waiting.
+	jobs := []func() error{func() error {
+		changes := changesOf(sorted)
+		return r.page(w, "changes.html", "changes/index.html", &changes)
+	}}
 	for _, name := range []string{"style.css", "favicon.svg", "filter.js"} {
 		jobs = append(jobs, func() error {
 			data, err := fs.ReadFile(templates.FS, name)
@@ -215,8 +224,9 @@ func runJobs(workers int, jobs []func() error) error {
 	return nil
 }
 
-// acrossSites returns the jobs that write the views across sites: the
-// list of crawlers, one page per crawler, and the comparison table.
+// acrossSites returns the jobs that write the views across sites but the
+// page of changes: the list of crawlers, one page per crawler, and the
+// comparison table.
 func (r *Renderer) acrossSites(w writer, agents *signals.AgentsTable, sorted []*signals.Site) []func() error {
 	list, pageOf := crawlerList(agents, sorted)
 	jobs := []func() error{func() error { return r.page(w, "crawlers.html", "crawlers/index.html", &list) }}
@@ -226,10 +236,10 @@ func (r *Renderer) acrossSites(w writer, agents *signals.AgentsTable, sorted []*
 			return r.page(w, "crawler.html", "crawlers/"+crawlerSlug(p.Agent.Agent)+"/index.html", &p)
 		})
 	}
-	cmp := comparePage(sorted)
-	changes := changesOf(sorted)
-	return append(jobs, func() error { return r.page(w, "compare.html", "compare/index.html", &cmp) },
-		func() error { return r.page(w, "changes.html", "changes/index.html", &changes) })
+	return append(jobs, func() error {
+		cmp := comparePage(sorted)
+		return r.page(w, "compare.html", "compare/index.html", &cmp)
+	})
 }
 
 func (r *Renderer) contentPages(w writer, content fs.FS, contact string, base *url.URL) error {

@@ -124,14 +124,46 @@ func (t *AgentsTable) Len() int { return len(t.agents) }
 // Agent is the k-th crawler of the agents list across sites, as
 // agents.json lists it.
 func (t *AgentsTable) Agent(k int) AgentIndex {
-	a := t.agents[k]
-	ai := AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
-		AgentHosts: t.hostsBy(func(i int) []byte { return t.newest[i] }, k), Batches: make([]AgentBatch, 0, len(t.batches))}
+	ai := t.Newest(k)
+	ai.Batches = make([]AgentBatch, 0, len(t.batches))
 	for b, batch := range t.batches {
 		rows := t.byBatch[b*len(t.hosts) : (b+1)*len(t.hosts)]
 		ai.Batches = append(ai.Batches, AgentBatch{Batch: batch, AgentHosts: t.hostsBy(func(i int) []byte { return rows[i] }, k)})
 	}
 	return ai
+}
+
+// Newest is Agent without its Batches (nil): the crawler's facts and the
+// lists of the newest batch of each site. A crawler's page lists those,
+// and of each batch only how many (Trend); the lists of every batch were
+// most of what its page cost to make.
+func (t *AgentsTable) Newest(k int) AgentIndex {
+	a := t.agents[k]
+	return AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
+		AgentHosts: t.hostsBy(func(i int) []byte { return t.newest[i] }, k)}
+}
+
+// BatchCount is how many of the sites a batch read allow a crawler,
+// disallow it, or are unknown.
+type BatchCount struct {
+	Batch                        string
+	Allowed, Disallowed, Unknown int
+}
+
+// Trend is, for each batch that read sites (oldest first), the number of
+// sites in each of Agent's lists for the k-th crawler.
+func (t *AgentsTable) Trend(k int) []BatchCount {
+	out := make([]BatchCount, 0, len(t.batches))
+	for b, batch := range t.batches {
+		var n [len(verdictNames)]int
+		for _, r := range t.byBatch[b*len(t.hosts) : (b+1)*len(t.hosts)] {
+			if r != nil {
+				n[r[k]]++
+			}
+		}
+		out = append(out, BatchCount{Batch: batch, Unknown: n[0], Allowed: n[1], Disallowed: n[2]})
+	}
+	return out
 }
 
 // hostsBy sorts the hosts by their verdict for crawler k in the rows row
