@@ -11,11 +11,11 @@ import (
 // is read: the walker skips <style> and <script>. The parser still reads
 // their text byte by byte, copies it into strings and makes nodes of it, a
 // sixth of what parsing a page cost. stripUnread takes that text out
-// before the parser sees it, and with it two more things nothing reads:
-// the content of inline SVG images (the walker reads no SVG element, and
-// only SVG drawing elements are cut, so no <link> or <meta> that other
-// readers look for anywhere), and the attributes no code reads (see
-// attrs.go).
+// before the parser sees it, and with it more that nothing reads: the
+// text of comments, the content of inline SVG images (the walker reads no
+// SVG element, and only SVG drawing elements are cut, so no <link> or
+// <meta> that other readers look for anywhere), and the attributes no
+// code reads (see attrs.go).
 //
 // It must cut exactly where the parser's tokenizer (golang.org/x/net/html)
 // would start and end the raw text, so it reads the markup as that
@@ -33,7 +33,8 @@ import (
 // from the page as written.
 
 // stripUnread returns data without the text of its <style> and <script>
-// elements, the content of its inline SVG and its unread attributes, up to
+// elements and its comments, the content of its inline SVG and its unread
+// attributes, up to
 // where it stops, as the pieces of data that are kept, in order: the
 // parser reads them one after the other (see pieceReader), so the page is
 // not copied.
@@ -141,6 +142,11 @@ func stripUnread(data []byte) [][]byte {
 				end := commentEnd(data, i+4)
 				if end < 0 {
 					return finish(out, data, kept)
+				}
+				// Nothing reads a comment's text: "<!--" and a closing
+				// "-->" make the same comment, empty.
+				if end-3 > i+4 && bytes.Equal(data[end-3:end], []byte("-->")) {
+					cut(i+4, end-3)
 				}
 				i = end
 				break

@@ -14,7 +14,8 @@ import (
 )
 
 // withoutUnread renders a document's tree without what stripUnread may
-// take out: the text of its HTML <style> and <script> elements, the
+// take out: the text of its HTML <style> and <script> elements and of its
+// comments, the
 // content of inline SVG images holding only SVG (no HTML, no <link> or
 // <meta>, which readers look for anywhere) and their attributes, the
 // attributes keptAttr and unreadValue say nothing reads, of the elements
@@ -24,6 +25,9 @@ func withoutUnread(t *testing.T, doc *html.Node) string {
 	t.Helper()
 	var drop []*html.Node
 	for n := range doc.Descendants() {
+		if n.Type == html.CommentNode {
+			n.Data = ""
+		}
 		if n.Type == html.TextNode && n.Parent != nil && n.Parent.Type == html.ElementNode && n.Parent.Namespace == "" &&
 			(n.Parent.DataAtom == atom.Style || n.Parent.DataAtom == atom.Script) {
 			drop = append(drop, n)
@@ -187,7 +191,7 @@ func TestStripUnread(t *testing.T) {
 		{"<p>x</p>", "<p>x</p>"},
 		{"<style>a{}</style><p>x", "<style></style><p>x"},
 		{"<SCRIPT type='a>b'>var x = '</p>';</script ><p>", "<SCRIPT ></script ><p>"},
-		{"<!-- <style> --><style>a</style>", "<!-- <style> --><style></style>"},
+		{"<!-- <style> --><style>a</style>", "<!----><style></style>"},
 		{"<div title=\"<style>\">x</div>", "<div title=\"<style>\">x</div>"},
 		{"<title><style>x</title><style>y</style>", "<title><style>x</title><style></style>"},
 		{"<script><!-- x </script><p>", "<script></script><p>"},                                                       // an escape
@@ -198,7 +202,8 @@ func TestStripUnread(t *testing.T) {
 		{"<style>a</style><svg><style>b</style></svg><style>c</style>", "<style></style><svg>b</svg><style></style>"}, // SVG content goes, but for a character of its text
 		{"<svg><p><style>b</style></svg><style>c</style>", "<svg><p><style>b</style></svg><style>c</style>"},          // <p> ends SVG content: stop
 		{"<style>never closed", "<style>never closed"},
-		{"<!-- a --!><style>x</style>", "<!-- a --!><style></style>"}, // a comment ended by "--!>"
+		{"<!-- a --!><style>x</style>", "<!-- a --!><style></style>"}, // a comment ended by "--!>": kept
+		{"<!--x--->", "<!---->"},
 		{"<!-->", "<!-->"},
 		{"<p id=b/><style>x</style>", "<p id=b/><style></style>"},
 		// attributes
