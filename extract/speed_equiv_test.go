@@ -2,6 +2,7 @@ package extract
 
 import (
 	"math/rand"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -321,4 +322,96 @@ func TestBelowCombiningIsNFC(t *testing.T) {
 			t.Errorf("belowCombining(%q), but it is not NFC", s)
 		}
 	}
+}
+
+// refMatchReadingWord is MatchReadingWord as it was before nfc,
+// readingWordsLower and stripFormatChars' ASCII shortcut.
+func refMatchReadingWord(l Link) (string, bool) {
+	strip := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.Is(unicode.Cf, r) {
+				return -1
+			}
+			return r
+		}, s)
+	}
+	text := strings.ToLower(norm.NFC.String(strip(l.Text)))
+	addr := refAddressForMatching(l.URL)
+	if l.Fragment != "" {
+		addr += " #" + strings.ToLower(norm.NFC.String(l.Fragment))
+	}
+	for _, w := range readingWords {
+		lw := strings.ToLower(w.Word)
+		if w.Where != WhereAddress && text != "" {
+			if w.asWord && containsWord(text, lw) || !w.asWord && strings.Contains(text, lw) {
+				return w.Word, true
+			}
+		}
+		if w.Where != WhereText && addr != "" && strings.Contains(addr, lw) {
+			return w.Word, true
+		}
+	}
+	return "", false
+}
+
+func refAddressForMatching(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return strings.ToLower(raw)
+	}
+	var parts []string
+	if sub := subdomainPart(u.Hostname()); sub != "" {
+		parts = append(parts, sub)
+	}
+	rest := u.EscapedPath()
+	if u.RawQuery != "" {
+		rest += "?" + u.RawQuery
+	}
+	parts = append(parts, rest)
+	if un, err := url.PathUnescape(rest); err == nil && un != rest {
+		parts = append(parts, norm.NFC.String(un))
+	}
+	if u.Fragment != "" {
+		parts = append(parts, "#"+norm.NFC.String(u.Fragment))
+	}
+	return strings.ToLower(strings.Join(parts, " "))
+}
+
+// TestMatchReadingWordAgreesWithReference compares MatchReadingWord with
+// its reference on every link of the real pages and on links made of the
+// equivalence inputs.
+func TestMatchReadingWordAgreesWithReference(t *testing.T) {
+	var links []Link
+	base, _ := url.Parse("https://personvern.kommune.test/a/b/")
+	for _, f := range realwebHTMLFiles(t) {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := HTML(body, "text/html", base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		links = append(links, p.Links...)
+	}
+	texts, _ := equivInputs(t)
+	for i, s := range texts {
+		links = append(links, Link{Text: s, Fragment: texts[(i+1)%len(texts)]},
+			Link{URL: "https://x.test/" + url.PathEscape(s) + "?q=" + url.QueryEscape(s), Text: "Vil\u00adkår " + s},
+			Link{URL: "https://" + s + ".example.no/#" + s})
+	}
+	for _, l := range links {
+		w1, ok1 := MatchReadingWord(l)
+		w2, ok2 := refMatchReadingWord(l)
+		if w1 != w2 || ok1 != ok2 {
+			t.Errorf("MatchReadingWord(%+v) = %q %v, reference %q %v", l, w1, ok1, w2, ok2)
+		}
+		if got, want := addressForMatching(l.URL), refAddressForMatching(l.URL); got != want {
+			t.Errorf("addressForMatching(%q) = %q, reference %q", l.URL, got, want)
+		}
+	}
+	t.Logf("%d links compared", len(links))
 }

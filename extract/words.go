@@ -49,6 +49,25 @@ var readingWords = []struct {
 	{ReadingWord{"data", WhereText, "as a word (“Åpne data”, “Open Data”), not inside “database” or “update”"}, true},
 }
 
+// readingWordsLower are the reading words lower-cased, as they are
+// matched: MatchReadingWord runs for every link of a footer.
+var readingWordsLower = func() []string {
+	out := make([]string, len(readingWords))
+	for i, w := range readingWords {
+		out[i] = strings.ToLower(w.Word)
+	}
+	return out
+}()
+
+// nfc is norm.NFC.String(s), without reading s twice when it is NFC as
+// it stands (see Normalize).
+func nfc(s string) string {
+	if isASCII(s) || belowCombining(s) {
+		return s
+	}
+	return norm.NFC.String(s)
+}
+
 // ReadingWords returns the reading words in the order they are tried; the
 // about page prints them from here.
 func ReadingWords() []ReadingWord {
@@ -66,13 +85,13 @@ func ReadingWords() []ReadingWord {
 // domain (so personvern.aller.no matches, but every page on a site whose own
 // name contains "legal" does not), both as written and percent-decoded.
 func MatchReadingWord(l Link) (word string, ok bool) {
-	text := strings.ToLower(norm.NFC.String(stripFormatChars(l.Text)))
+	text := strings.ToLower(nfc(stripFormatChars(l.Text)))
 	addr := addressForMatching(l.URL)
 	if l.Fragment != "" {
-		addr += " #" + strings.ToLower(norm.NFC.String(l.Fragment))
+		addr += " #" + strings.ToLower(nfc(l.Fragment))
 	}
-	for _, w := range readingWords {
-		lw := strings.ToLower(w.Word)
+	for i, w := range readingWords {
+		lw := readingWordsLower[i]
 		if w.Where != WhereAddress && text != "" {
 			if w.asWord && containsWord(text, lw) {
 				return w.Word, true
@@ -93,6 +112,9 @@ func MatchReadingWord(l Link) (word string, ok bool) {
 // "Vilkår". Only reading-word matching does this; quotes are verified
 // against the text exactly.
 func stripFormatChars(s string) string {
+	if isASCII(s) {
+		return s // the format characters start at U+00AD
+	}
 	return strings.Map(func(r rune) rune {
 		if unicode.Is(unicode.Cf, r) {
 			return -1
@@ -121,10 +143,10 @@ func addressForMatching(raw string) string {
 	}
 	parts = append(parts, rest)
 	if un, err := url.PathUnescape(rest); err == nil && un != rest {
-		parts = append(parts, norm.NFC.String(un))
+		parts = append(parts, nfc(un))
 	}
 	if u.Fragment != "" {
-		parts = append(parts, "#"+norm.NFC.String(u.Fragment))
+		parts = append(parts, "#"+nfc(u.Fragment))
 	}
 	return strings.ToLower(strings.Join(parts, " "))
 }
