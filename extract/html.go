@@ -134,8 +134,12 @@ type openLink struct {
 type walker struct {
 	page *Page
 	base *url.URL
-	// resolved caches resolve's answers by href (see resolve).
-	resolved map[string][2]string
+	// resolved caches resolve's answers by href (see resolve); origin is
+	// what quickResolve resolves paths from the root against (plainOrigin
+	// of base, worked out on first use).
+	resolved  map[string][2]string
+	origin    string
+	originSet bool
 
 	blocks []Block
 	// cur holds the text nodes of the current block, not yet joined: a
@@ -664,7 +668,14 @@ func (w *walker) resolve(href string) (string, string) {
 	if r, ok := w.resolved[href]; ok {
 		return r[0], r[1]
 	}
-	u, frag := w.resolveNew(href)
+	if !w.originSet {
+		w.origin, w.originSet = plainOrigin(w.base), true
+	}
+	u, ok := quickResolve(href, w.origin)
+	frag := ""
+	if !ok {
+		u, frag = w.resolveNew(href)
+	}
 	if w.resolved == nil {
 		w.resolved = map[string][2]string{}
 	}
