@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,5 +149,64 @@ func TestChangesPage(t *testing.T) {
 	}
 	if len(f.Entries) == 0 || !strings.HasPrefix(f.Entries[0].Summary, "• robots.txt changed\n• CCBot: allowed → disallowed\n• AI use: no objection found → partly refused\n\nrobots.txt") {
 		t.Errorf("feed summary does not list one item per line: %q", f.Entries)
+	}
+}
+
+// TestSitePageCutsEarlierDiffs: a site's page shows its newest change
+// with every line signals.json keeps, and each earlier change cut to the
+// first lines of each diff, counting the rest, as changes/ does.
+func TestSitePageCutsEarlierDiffs(t *testing.T) {
+	sites := changedSites()
+	avis := sites[0]
+	lines := func(prefix string) []string {
+		var out []string
+		for i := 1; i <= 6; i++ {
+			out = append(out, fmt.Sprintf("%s %d", prefix, i))
+		}
+		return out
+	}
+	avis.Changes[0].Diffs = []signals.Diff{{URL: "https://avis.test/robots.txt", What: "robots", Added: lines("Disallow: /new"), Removed: []string{}, MoreAdded: 2}}
+	avis.Changes[1].Diffs = []signals.Diff{{URL: "https://avis.test/vilkar", What: "document", Added: lines("Ny setning"), Removed: lines("Gammel setning"), MoreRemoved: 1}}
+	out := build(t, Input{Sites: sites})
+	page := string(read(t, out, "sites/avis.test/index.html"))
+	i := strings.Index(page, `<h2 id="changes">`)
+	if i < 0 {
+		t.Fatal("no changes section")
+	}
+	section := page[i:]
+	section = section[:strings.Index(section, "</section>")]
+	earlier := strings.Index(section, "Earlier changes, newest first")
+	if earlier < 0 || strings.Count(section, "Earlier changes, newest first") != 1 {
+		t.Fatalf("the note on earlier changes should come once, before them:\n%s", section)
+	}
+	newest, older := section[:earlier], section[earlier:]
+	for n := 1; n <= 6; n++ {
+		if !strings.Contains(newest, fmt.Sprintf("<bdi>Disallow: /new %d</bdi>", n)) {
+			t.Errorf("the newest change lacks line %d of its diff", n)
+		}
+	}
+	if !strings.Contains(newest, "… and 2 more added") {
+		t.Error("the newest change should count what signals.json does not list")
+	}
+	for n := 1; n <= 3; n++ {
+		if !strings.Contains(older, fmt.Sprintf("<bdi>Ny setning %d</bdi>", n)) || !strings.Contains(older, fmt.Sprintf("<bdi>Gammel setning %d</bdi>", n)) {
+			t.Errorf("the earlier change lacks line %d of its diffs", n)
+		}
+	}
+	if strings.Contains(older, "Ny setning 4") || strings.Contains(older, "Gammel setning 4") {
+		t.Error("the earlier change shows more than its diffs' first lines")
+	}
+	if !strings.Contains(older, "… and 3 more added") || !strings.Contains(older, "… and 4 more removed") {
+		t.Errorf("the earlier change should count the lines it cuts:\n%s", older)
+	}
+	// signals.json keeps the earlier diff as it was.
+	var js struct {
+		Changes []signals.Change `json:"changes"`
+	}
+	if err := json.Unmarshal(read(t, out, "sites/avis.test/signals.json"), &js); err != nil {
+		t.Fatal(err)
+	}
+	if len(js.Changes) != 2 || len(js.Changes[1].Diffs) != 1 || len(js.Changes[1].Diffs[0].Added) != 6 {
+		t.Errorf("signals.json should keep every listed line of the earlier change: %+v", js.Changes)
 	}
 }

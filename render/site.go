@@ -46,6 +46,8 @@ type siteView struct {
 	LookTwice     []lookTwiceView
 	Changes       []changeView
 	LatestChange  *changeView // the change this batch brought, if any
+	EarlierLines  int         // how many lines of each diff an earlier change shows
+	KeptLines     int         // how many signals.json lists (the newest change shows as many)
 	Gaps          []gapView
 	GapReasons    []reasonCount
 	SiteNotes     string        // the reviewer's note from sites.toml
@@ -408,6 +410,23 @@ type changeView struct {
 	signals.Change
 	ReadAt   *date
 	Previous *date
+	Earlier  bool // not the newest change: its diffs are cut to their first lines
+}
+
+// shortDiffs cuts each diff of an earlier change to its first changesShown
+// lines, counting the rest. A site's page shows its newest change as
+// signals.json keeps it and the earlier ones as the page of changes
+// across sites does: with eight batches of history, whole-file changes
+// made the earlier diffs most of a site's page (32 KB of 79 on make
+// bench's pages), to be scrolled past on a phone for news weeks old.
+func shortDiffs(in []signals.Diff) []signals.Diff {
+	out := make([]signals.Diff, len(in))
+	for i, d := range in {
+		d.Added, d.MoreAdded = firstLines(d.Added, d.MoreAdded)
+		d.Removed, d.MoreRemoved = firstLines(d.Removed, d.MoreRemoved)
+		out[i] = d
+	}
+	return out
 }
 
 // agentCategoryLabels name the agents list's categories for readers.
@@ -516,9 +535,13 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 		lv.Ref = anchors.ref(l.URL, l.Quote)
 		v.Licences = append(v.Licences, lv)
 	}
-	for _, c := range s.Changes {
-		v.Changes = append(v.Changes, changeView{Change: c, ReadAt: newDate(c.ReadAt), Previous: batchDate(c.Previous)})
+	for i, c := range s.Changes {
+		if i > 0 {
+			c.Diffs = shortDiffs(c.Diffs) // newest first: the page shows the latest change whole
+		}
+		v.Changes = append(v.Changes, changeView{Change: c, ReadAt: newDate(c.ReadAt), Previous: batchDate(c.Previous), Earlier: i > 0})
 	}
+	v.EarlierLines, v.KeptLines = changesShown, signals.MaxDiffLines
 	for i := range v.Changes {
 		if v.Changes[i].Batch == s.Batch {
 			v.LatestChange = &v.Changes[i]

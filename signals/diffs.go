@@ -2,9 +2,9 @@ package signals
 
 import "strings"
 
-// maxDiffLines is how many added and how many removed lines or sentences
+// MaxDiffLines is how many added and how many removed lines or sentences
 // a diff lists per file; the rest are counted.
-const maxDiffLines = 20
+const MaxDiffLines = 20
 
 // robotsDiffs lists, for each host whose robots.txt was read in both
 // batches and changed, the lines added and removed (blank lines aside),
@@ -123,7 +123,7 @@ func lineDiff(url, what string, old, cur []string) *Diff {
 			}
 			seen[l]++
 			if seen[l] <= mine[l]-other[l] {
-				if len(*list) < maxDiffLines {
+				if len(*list) < MaxDiffLines {
 					*list = append(*list, l)
 				} else {
 					*more++

@@ -62,8 +62,8 @@ func TestRobotsDiffWholeFile(t *testing.T) {
 		t.Fatalf("diff %+v", c)
 	}
 	d := c.Diffs[0]
-	if len(d.Added) != maxDiffLines || d.MoreAdded != 3000-maxDiffLines || d.Added[0] != "Disallow: /new/1/" {
-		t.Errorf("added: %d listed (%q…), %d more; want %d listed and %d counted", len(d.Added), d.Added[0], d.MoreAdded, maxDiffLines, 3000-maxDiffLines)
+	if len(d.Added) != MaxDiffLines || d.MoreAdded != 3000-MaxDiffLines || d.Added[0] != "Disallow: /new/1/" {
+		t.Errorf("added: %d listed (%q…), %d more; want %d listed and %d counted", len(d.Added), d.Added[0], d.MoreAdded, MaxDiffLines, 3000-MaxDiffLines)
 	}
 	if len(d.Removed) != 1 || d.Removed[0] != sitemaps[0] || d.MoreRemoved != 0 {
 		t.Errorf("removed %q (+%d), want only %q", d.Removed, d.MoreRemoved, sitemaps[0])
