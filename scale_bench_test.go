@@ -625,8 +625,8 @@ func warmHistory(b *testing.B, bin, dir string, pages benchPages, n, runs int, e
 	fmt.Printf("%-62s %9.2fs %9.2fs %7.2f×   peak RSS %d MB (newest alone %d MB)\n",
 		fmt.Sprintf("build, warm, %d sites with 8 earlier batches (%s) / newest alone", n, kind),
 		h.wall.Seconds(), one.wall.Seconds(), ratio, h.rss>>20, one.rss>>20)
-	fmt.Printf("%-62s %s; sites whose texts differ from the batch before: %s; public/ %.1f MB against %.1f MB (%.2f×), so %.2f× the newest's time a byte\n", "",
-		changes, changedSites(b, hist), float64(hb)/1e6, float64(ob)/1e6, float64(hb)/float64(ob), ratio*float64(ob)/float64(hb))
+	fmt.Printf("%-62s %s; sites whose texts differ from the batch before: %s; public/ %.1f MB against %.1f MB (%.2f×; %.1f KB a site against %.1f), so %.2f× the newest's time a byte\n", "",
+		changes, changedSites(b, hist), float64(hb)/1e6, float64(ob)/1e6, float64(hb)/float64(ob), float64(hb)/float64(n)/1e3, float64(ob)/float64(n)/1e3, ratio*float64(ob)/float64(hb))
 	b.ReportMetric(ratio, metric)
 }
 

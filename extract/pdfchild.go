@@ -1,14 +1,15 @@
 package extract
 
 import (
-	"bytes"
+	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
@@ -17,8 +18,10 @@ import (
 
 // A PDF is read in a child process of the same binary: the PDF library
 // can loop or allocate without bound on hostile input, and only a process
-// boundary lets us stop it. The parent sends the bytes on stdin and reads
-// one JSON answer on stdout.
+// boundary lets us stop it. The parent sends each PDF on stdin, as its
+// length (8 bytes, big-endian) and its bytes, and reads one JSON answer
+// per PDF, one line each, on stdout (PDFPool); the child exits when its
+// stdin ends.
 
 // PDFLimits bound one child.
 type PDFLimits struct {
@@ -49,51 +52,36 @@ type pdfAnswer struct {
 	Info    PDFInfo `json:"info"`
 	Err     string  `json:"err,omitempty"`
 	NoLayer bool    `json:"no_layer,omitempty"`
+	// Retire is set when the child still holds much memory after a PDF:
+	// the parent ends it rather than give it the next one.
+	Retire bool `json:"retire,omitempty"`
 }
 
-// PDFIsolated extracts a PDF's text in a child process running command
-// (normally the crawlsignals binary itself; args select the hidden child
-// mode), under lim.
+// pdfTimeoutEnv gives the child its time limit a PDF, so a child whose
+// parent is gone stops on its own (the parent kills it at the limit).
+const pdfTimeoutEnv = "CRAWLSIGNALS_PDF_TIMEOUT"
+
+// maxPDFChildBody is the most of a PDF a child reads.
+const maxPDFChildBody = 64 << 20
+
+// retireAbove is the memory a child may still hold after a PDF and its
+// collection and still read the next one; a fresh child holds under
+// 10 MB.
+const retireAbove = 64 << 20
+
+// PDFIsolated extracts a PDF's text in a child process of its own running
+// command (normally the crawlsignals binary itself; args select the
+// hidden child mode), under lim. A build or a crawl reads many PDFs
+// through one PDFPool instead.
 func PDFIsolated(ctx context.Context, command []string, body []byte, lim PDFLimits) (string, PDFInfo, error) {
-	if lim.Timeout <= 0 {
-		lim.Timeout = DefaultPDFLimits.Timeout
-	}
-	if lim.MemoryMB <= 0 {
-		lim.MemoryMB = DefaultPDFLimits.MemoryMB
-	}
-	ctx, cancel := context.WithTimeout(ctx, lim.Timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, command[0], command[1:]...)
-	cmd.Env = append(os.Environ(), PDFChildEnv+"="+strconv.Itoa(lim.MaxPages), "CRAWLSIGNALS_PDF_MEMORY_MB="+strconv.Itoa(lim.MemoryMB))
-	cmd.Stdin = bytes.NewReader(body)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return "", PDFInfo{}, fmt.Errorf("%w: %w (%s)", ErrPDFLimit, ErrPDFTimeout, lim.Timeout)
-	}
-	if err != nil {
-		tail := errb.String()
-		if len(tail) > 300 {
-			tail = tail[len(tail)-300:]
-		}
-		return "", PDFInfo{}, fmt.Errorf("%w: child failed (%v): %s", ErrPDFLimit, err, tail)
-	}
-	var a pdfAnswer
-	if err := json.Unmarshal(out.Bytes(), &a); err != nil {
-		return "", PDFInfo{}, fmt.Errorf("%w: child answer unreadable: %v", ErrBadPDF, err)
-	}
-	switch {
-	case a.NoLayer:
-		return "", a.Info, ErrNoTextLayer
-	case a.Err != "":
-		return "", a.Info, fmt.Errorf("%w: %s", ErrBadPDF, a.Err)
-	}
-	return a.Text, a.Info, nil
+	p := NewPDFPool(command, lim, 0)
+	defer p.Close()
+	return p.Read(ctx, body)
 }
 
-// RunPDFChild is the child's side: it caps its own memory, reads the PDF
-// from stdin and writes its answer to stdout. It returns the exit status.
+// RunPDFChild is the child's side: it caps its own memory, then reads
+// each PDF from stdin and writes its answer to stdout, until stdin ends.
+// It returns the exit status.
 func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
 	maxPages, _ := strconv.Atoi(os.Getenv(PDFChildEnv))
 	if mb, _ := strconv.Atoi(os.Getenv("CRAWLSIGNALS_PDF_MEMORY_MB")); mb > 0 {
@@ -106,36 +94,88 @@ func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
 		debug.SetMemoryLimit(int64(limit) * 3 / 4)
 		go watchMemory(limit)
 	}
-	// A child lives for one PDF, its heap starting near empty: at the
-	// default GOGC the collector ran again and again as a PDF's objects
-	// piled up, a quarter of a child's CPU on the real PDFs. The memory
-	// limit above still bounds what a hostile PDF can hold.
+	// Each PDF's heap starts near empty (the one before is collected): at
+	// the default GOGC the collector ran again and again as a PDF's
+	// objects piled up, a quarter of a child's CPU on the real PDFs. The
+	// memory limit above still bounds what a hostile PDF can hold.
 	debug.SetGCPercent(400)
-	body, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
-	if err != nil {
-		return 2
+	timeout, _ := time.ParseDuration(os.Getenv(pdfTimeoutEnv))
+	in, out := bufio.NewReader(stdin), bufio.NewWriter(stdout)
+	for {
+		var size [8]byte
+		if _, err := io.ReadFull(in, size[:]); err != nil {
+			if errors.Is(err, io.EOF) {
+				return 0 // the parent is done
+			}
+			return 2
+		}
+		n := binary.BigEndian.Uint64(size[:])
+		if n > maxPDFChildBody {
+			return 2
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(in, body); err != nil {
+			return 2
+		}
+		var orphan *time.Timer
+		if timeout > 0 {
+			orphan = time.AfterFunc(timeout+10*time.Second, func() {
+				fmt.Fprintln(os.Stderr, "pdf child: no answer within its time limit, stopping")
+				os.Exit(4)
+			})
+		}
+		var a pdfAnswer
+		text, info, err := PDFExtract(body, maxPages)
+		a.Text, a.Info = text, info
+		switch {
+		case errors.Is(err, ErrNoTextLayer):
+			a.NoLayer = true
+		case err != nil:
+			a.Err = err.Error()
+		}
+		if orphan != nil {
+			orphan.Stop()
+		}
+		body, text = nil, ""
+		a.Retire = !settle()
+		if err := json.NewEncoder(out).Encode(a); err != nil {
+			return 2
+		}
+		if err := out.Flush(); err != nil {
+			return 2
+		}
 	}
-	var a pdfAnswer
-	a.Text, a.Info, err = PDFExtract(body, maxPages)
-	switch {
-	case errors.Is(err, ErrNoTextLayer):
-		a.NoLayer = true
-	case err != nil:
-		a.Err = err.Error()
+}
+
+// settle collects what the PDF just read left, returning memory to the
+// system when much is still held; it reports whether the child is back
+// under retireAbove.
+func settle() bool {
+	runtime.GC()
+	if heldMemory() <= retireAbove {
+		return true
 	}
-	if err := json.NewEncoder(stdout).Encode(a); err != nil {
-		return 2
+	debug.FreeOSMemory()
+	return heldMemory() <= retireAbove
+}
+
+// heldMemory is what the runtime has mapped from the system and not
+// returned to it.
+func heldMemory() uint64 {
+	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 || sample[1].Value.Kind() != metrics.KindUint64 {
+		return 0
 	}
-	return 0
+	return sample[0].Value.Uint64() - sample[1].Value.Uint64()
 }
 
 // watchMemory exits the child when the memory the runtime holds from the
-// system passes limit: the parent reports ErrPDFLimit.
+// system (mapped, less what it has returned) passes limit: the parent
+// reports ErrPDFLimit.
 func watchMemory(limit uint64) {
-	sample := []metrics.Sample{{Name: "/memory/classes/total:bytes"}}
 	for tick := time.Tick(20 * time.Millisecond); ; <-tick {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() > limit {
+		if heldMemory() > limit {
 			fmt.Fprintf(os.Stderr, "pdf child: memory above %d MB, stopping\n", limit>>20)
 			os.Exit(3)
 		}

@@ -101,7 +101,6 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
 	b := &builder{opt: opt, code: opt.codeName(), batchesDir: batchesDir, agents: knownAgents()}
-	b.opt.PDF = opt.pdfReader()
 	listErr, err := b.scan() // a batch that cannot be listed holds no site, and fails the build
 	if err != nil {
 		return false, err
@@ -112,6 +111,9 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	var donePDF func()
+	b.opt.PDF, donePDF = opt.pdfReader(workers)
+	defer donePDF()
 	// Each site is derived on its own, and handed on with its own slot:
 	// the result and the order of the errors do not depend on how many
 	// run at once.

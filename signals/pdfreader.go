@@ -14,20 +14,21 @@ import (
 // name of the code in a key says which reader derived it: findings read
 // in process are never taken for a child's, nor the other way round.
 
-// pdfReader is the build's PDF reader: opt.PDF when set, else a child
-// running opt.PDFChild under extract.DefaultPDFLimits, else in process.
-func (opt Options) pdfReader() func(body []byte) (string, error) {
+// pdfReader is the build's PDF reader: opt.PDF when set, else children
+// running opt.PDFChild under extract.DefaultPDFLimits (one per worker,
+// each reading PDF after PDF), else in process. done ends the children.
+func (opt Options) pdfReader(workers int) (read func(body []byte) (string, error), done func()) {
 	switch {
 	case opt.PDF != nil:
-		return opt.PDF
+		return opt.PDF, func() {}
 	case opt.PDFChild != nil:
-		command := slices.Clone(opt.PDFChild)
+		pool := extract.NewPDFPool(slices.Clone(opt.PDFChild), extract.DefaultPDFLimits, workers)
 		return func(body []byte) (string, error) {
-			text, _, err := extract.PDFIsolated(context.Background(), command, body, extract.DefaultPDFLimits)
+			text, _, err := pool.Read(context.Background(), body)
 			return text, err
-		}
+		}, pool.Close
 	default:
-		return func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }
+		return func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }, func() {}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -128,16 +129,18 @@ func pdfChild() []string {
 	return []string{exe, pdfChildCommand}
 }
 
-// isolatedPDF reads a PDF's text in a child process of this binary, for
-// the crawler; nil when the binary cannot find itself (then the text is
-// read in process).
-func isolatedPDF() func(body []byte) (string, error) {
+// isolatedPDF reads PDFs' text in child processes of this binary, for
+// the crawler (one child per PDF read at once, each reading PDF after
+// PDF); nil when the binary cannot find itself (then the text is read in
+// process). done ends the children.
+func isolatedPDF() (read func(body []byte) (string, error), done func()) {
 	command := pdfChild()
 	if command == nil {
-		return nil
+		return nil, func() {}
 	}
+	pool := extract.NewPDFPool(command, extract.DefaultPDFLimits, runtime.GOMAXPROCS(0))
 	return func(body []byte) (string, error) {
-		text, _, err := extract.PDFIsolated(context.Background(), command, body, extract.DefaultPDFLimits)
+		text, _, err := pool.Read(context.Background(), body)
 		return text, err
-	}
+	}, pool.Close
 }

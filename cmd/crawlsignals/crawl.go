@@ -162,7 +162,9 @@ func loadCA(path string, list *sites.List, only []string, mapped map[string]stri
 func crawlList(ctx context.Context, e *env, list *sites.List, cfg crawl.Config, only []string) (*crawl.Summary, error) {
 	cfg.Logger = e.log
 	cfg.Progress = e.stdout
-	cfg.PDFText = isolatedPDF()
+	var donePDF func()
+	cfg.PDFText, donePDF = isolatedPDF()
+	defer donePDF()
 	c, err := crawl.New(cfg, list, only)
 	if err != nil {
 		return nil, codedError{exitUsage, err}

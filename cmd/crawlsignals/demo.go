@@ -29,8 +29,10 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	started := time.Now()
+	readPDF, donePDF := isolatedPDF()
+	defer donePDF()
 	got, err := demo.Crawl(ctx, crawl.Config{
-		Batches: *batches, MinDelay: demoDelay, Logger: e.log, Progress: e.stdout, PDFText: isolatedPDF(),
+		Batches: *batches, MinDelay: demoDelay, Logger: e.log, Progress: e.stdout, PDFText: readPDF,
 	}, func(addr string, hosts int) {
 		fmt.Fprintf(e.stdout, "fixture web: %d hosts on %s (loopback only); %d batches, the web changes between them\n", hosts, addr, demo.Stages)
 	})

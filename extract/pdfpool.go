@@ -1,0 +1,277 @@
+package extract
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// PDFPool reads PDFs in child processes that each read one PDF after
+// another, so a build or a crawl starts a child per worker rather than
+// per PDF. Starting one cost about 16 ms of CPU (half a real PDF's whole
+// cost; a fifth of a cold build's CPU was children on make bench's
+// pages); reading the next PDF in a running child costs none of that.
+//
+// A child keeps what a child for one PDF had: its own time limit per PDF
+// (the parent kills it at the limit), its memory ceiling (its watchdog),
+// its page cap. It answers each PDF from that PDF's bytes alone: the
+// reader holds no state between PDFs, and a child whose memory stays high
+// after a PDF retires rather than carry it into the next. A child that
+// dies, or runs out of time, fails only the PDF it was reading; the next
+// PDF gets a new child.
+type PDFPool struct {
+	command []string
+	lim     PDFLimits
+	keep    int // idle children kept for the next PDF
+
+	mu      sync.Mutex
+	idle    []*pdfChild
+	closed  bool
+	started int // children started, for tests
+}
+
+// NewPDFPool is a pool of children running command (normally the
+// crawlsignals binary and its hidden child command) under lim, keeping
+// up to keep idle children between PDFs.
+func NewPDFPool(command []string, lim PDFLimits, keep int) *PDFPool {
+	if lim.Timeout <= 0 {
+		lim.Timeout = DefaultPDFLimits.Timeout
+	}
+	if lim.MemoryMB <= 0 {
+		lim.MemoryMB = DefaultPDFLimits.MemoryMB
+	}
+	return &PDFPool{command: append([]string(nil), command...), lim: lim, keep: keep}
+}
+
+// Read extracts a PDF's text in a child, as PDFText would in process but
+// under the pool's limits.
+func (p *PDFPool) Read(ctx context.Context, body []byte) (string, PDFInfo, error) {
+	c, reused, err := p.get()
+	if err != nil {
+		return "", PDFInfo{}, fmt.Errorf("%w: child not started: %v", ErrPDFLimit, err)
+	}
+	a, err := c.read(ctx, body, p.lim.Timeout)
+	if err != nil && reused && !errors.Is(err, ErrPDFTimeout) && ctx.Err() == nil {
+		// A child that read PDFs before may have died between them (killed
+		// from outside): this PDF is read once more, by a new child, so
+		// that only a PDF that fails a child of its own fails.
+		if c, err = p.start(); err != nil {
+			return "", PDFInfo{}, fmt.Errorf("%w: child not started: %v", ErrPDFLimit, err)
+		}
+		a, err = c.read(ctx, body, p.lim.Timeout)
+	}
+	if err != nil {
+		return "", PDFInfo{}, err
+	}
+	if a.Retire {
+		c.close()
+	} else {
+		p.put(c)
+	}
+	switch {
+	case a.NoLayer:
+		return "", a.Info, ErrNoTextLayer
+	case a.Err != "":
+		return "", a.Info, fmt.Errorf("%w: %s", ErrBadPDF, a.Err)
+	}
+	return a.Text, a.Info, nil
+}
+
+// Close ends the idle children; a child still reading ends when its PDF
+// is done. The pool must not be used after.
+func (p *PDFPool) Close() {
+	p.mu.Lock()
+	idle := p.idle
+	p.idle, p.closed = nil, true
+	p.mu.Unlock()
+	for _, c := range idle {
+		c.close()
+	}
+}
+
+// get gives an idle child that is still running, else a new one.
+func (p *PDFPool) get() (c *pdfChild, reused bool, err error) {
+	p.mu.Lock()
+	for len(p.idle) > 0 {
+		c = p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		select {
+		case <-c.done:
+			continue // ended while idle
+		default:
+		}
+		p.mu.Unlock()
+		return c, true, nil
+	}
+	p.mu.Unlock()
+	c, err = p.start()
+	return c, false, err
+}
+
+func (p *PDFPool) start() (*pdfChild, error) {
+	c, err := startPDFChild(p.command, p.lim)
+	if err == nil {
+		p.mu.Lock()
+		p.started++
+		p.mu.Unlock()
+	}
+	return c, err
+}
+
+func (p *PDFPool) put(c *pdfChild) {
+	p.mu.Lock()
+	if !p.closed && len(p.idle) < p.keep {
+		p.idle = append(p.idle, c)
+		c = nil
+	}
+	p.mu.Unlock()
+	if c != nil {
+		c.close()
+	}
+}
+
+// pdfChild is one running child and its pipes.
+type pdfChild struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *tailBuffer
+	done   chan struct{} // closed when the process has been waited for
+	err    error         // its exit, once done
+}
+
+func startPDFChild(command []string, lim PDFLimits) (*pdfChild, error) {
+	cmd := exec.Command(command[0], command[1:]...)
+	cmd.Env = append(os.Environ(), PDFChildEnv+"="+strconv.Itoa(lim.MaxPages),
+		"CRAWLSIGNALS_PDF_MEMORY_MB="+strconv.Itoa(lim.MemoryMB),
+		pdfTimeoutEnv+"="+lim.Timeout.String())
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	c := &pdfChild{cmd: cmd, in: in, out: bufio.NewReader(out), stderr: &tailBuffer{}, done: make(chan struct{})}
+	cmd.Stderr = c.stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		c.err = cmd.Wait()
+		close(c.done)
+	}()
+	return c, nil
+}
+
+// read sends one PDF and waits for its answer, at most timeout.
+func (c *pdfChild) read(ctx context.Context, body []byte, timeout time.Duration) (pdfAnswer, error) {
+	if len(body) > maxPDFChildBody {
+		body = body[:maxPDFChildBody] // what a child for one PDF read of it
+	}
+	c.stderr.reset()
+	type result struct {
+		line []byte
+		err  error
+	}
+	got := make(chan result, 1)
+	go func() {
+		var size [8]byte
+		binary.BigEndian.PutUint64(size[:], uint64(len(body)))
+		_, err := c.in.Write(size[:])
+		if err == nil {
+			_, err = c.in.Write(body)
+		}
+		var line []byte
+		if err == nil {
+			line, err = c.out.ReadBytes('\n')
+		}
+		got <- result{line, err}
+	}()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var r result
+	select {
+	case r = <-got:
+	case <-ctx.Done():
+		c.stop()
+		<-got // the pipes close with the process
+		return pdfAnswer{}, fmt.Errorf("%w: %w (%s)", ErrPDFLimit, ErrPDFTimeout, timeout)
+	}
+	if r.err != nil {
+		c.stop()
+		return pdfAnswer{}, fmt.Errorf("%w: child failed (%v): %s", ErrPDFLimit, c.exit(), c.stderr.tail())
+	}
+	var a pdfAnswer
+	if err := json.Unmarshal(r.line, &a); err != nil {
+		c.stop()
+		return pdfAnswer{}, fmt.Errorf("%w: child answer unreadable: %v", ErrBadPDF, err)
+	}
+	return a, nil
+}
+
+// exit waits briefly for the process's exit status (the pipe closes just
+// before the process is reaped).
+func (c *pdfChild) exit() error {
+	select {
+	case <-c.done:
+		return c.err
+	case <-time.After(5 * time.Second):
+		return errors.New("no exit status")
+	}
+}
+
+// close ends a child between PDFs: with no more input, it exits.
+func (c *pdfChild) close() {
+	c.in.Close()
+	go c.exit() // reaped by the goroutine started with it
+}
+
+// stop kills a child (a timeout, a broken answer) and waits for it.
+func (c *pdfChild) stop() {
+	c.cmd.Process.Kill()
+	c.in.Close()
+	<-c.done
+}
+
+// tailBuffer keeps the last bytes a child wrote to stderr for the PDF it
+// is reading.
+type tailBuffer struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const stderrTail = 300
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 4*stderrTail {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-stderrTail:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) reset() {
+	t.mu.Lock()
+	t.buf = t.buf[:0]
+	t.mu.Unlock()
+}
+
+func (t *tailBuffer) tail() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(bytes.TrimSpace(t.buf[max(0, len(t.buf)-stderrTail):]))
+}
