@@ -232,10 +232,10 @@ func (c *pdfChild) exit() error {
 	}
 }
 
-// close ends a child between PDFs: with no more input, it exits.
+// close ends a child between PDFs: with no more input, it exits (and the
+// goroutine started with it reaps it).
 func (c *pdfChild) close() {
 	c.in.Close()
-	go c.exit() // reaped by the goroutine started with it
 }
 
 // stop kills a child (a timeout, a broken answer) and waits for it.

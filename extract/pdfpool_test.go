@@ -106,3 +106,39 @@ func TestPDFPoolTimeoutThenNext(t *testing.T) {
 		t.Errorf("started %d, idle %d: a child that ran out of time must not be used again", p.started, len(p.idle))
 	}
 }
+
+// TestPDFPoolCloseEndsChildren: the children a pool keeps between PDFs
+// exit when it is closed (their stdin ends); none is left running.
+func TestPDFPoolCloseEndsChildren(t *testing.T) {
+	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			if _, _, err := p.Read(context.Background(), body); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	p.mu.Lock()
+	kept := append([]*pdfChild(nil), p.idle...)
+	p.mu.Unlock()
+	if len(kept) == 0 {
+		t.Fatal("no child kept between PDFs")
+	}
+	p.Close()
+	for i, c := range kept {
+		select {
+		case <-c.done:
+			if c.err != nil {
+				t.Errorf("child %d ended with %v, want a clean exit", i, c.err)
+			}
+		case <-time.After(time.Minute): // a bound, not a measure
+			t.Errorf("child %d still running a minute after Close", i)
+		}
+	}
+}
