@@ -3,8 +3,10 @@ package signals
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -93,5 +95,52 @@ func TestDerivedEnvelope(t *testing.T) {
 	}
 	for name := range bad {
 		t.Errorf("CheckDerived does not name %s", name)
+	}
+}
+
+// TestDerivedTextSpans: a page's sentences are kept as spans of its text
+// when each is found there in order, as they were written otherwise, and
+// come back as they went in; spans that do not fit the text are refused.
+func TestDerivedTextSpans(t *testing.T) {
+	text := "Vilkår for bruk. Du kan ikke skrape sidene. Data er åpne."
+	for name, tc := range map[string]struct {
+		in        pageText
+		wantSpans bool
+	}{
+		"sentences of the text":   {pageText{text: text, readAt: "r", sentences: []string{"Vilkår for bruk.", "Du kan ikke skrape sidene.", "Data er åpne."}}, true},
+		"a sentence twice":        {pageText{text: "Ja. Ja.", sentences: []string{"Ja.", "Ja."}}, true},
+		"out of order":            {pageText{text: text, sentences: []string{"Data er åpne.", "Vilkår for bruk."}}, false},
+		"not in the text":         {pageText{text: text, sentences: []string{"Vilkår for bruk.", "Noe annet."}}, false},
+		"robots.txt lines only":   {pageText{sentences: []string{"User-agent: *", "Disallow: /"}}, false},
+		"text without sentences":  {pageText{text: text}, false},
+		"an empty sentence found": {pageText{text: text, sentences: []string{""}}, true},
+	} {
+		d := newDerivedText("https://x.test/", tc.in)
+		if got := len(d.Spans) > 0; got != tc.wantSpans {
+			t.Errorf("%s: spans %v, want spans: %v", name, d.Spans, tc.wantSpans)
+		}
+		// Through JSON, as the file holds it.
+		data, err := json.Marshal(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back derivedText
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := back.pageText()
+		if !ok || got.text != tc.in.text || got.readAt != tc.in.readAt || !slices.Equal(got.sentences, tc.in.sentences) {
+			t.Errorf("%s: came back as %+v (ok %v), went in as %+v", name, got, ok, tc.in)
+		}
+	}
+	for name, spans := range map[string][]int{
+		"odd":           {0, 3, 4},
+		"past the text": {0, len(text) + 1},
+		"backwards":     {5, 2},
+		"overlapping":   {0, 10, 5, 12},
+	} {
+		if _, ok := (derivedText{Text: text, Spans: spans}).pageText(); ok {
+			t.Errorf("%s spans %v accepted", name, spans)
+		}
 	}
 }
