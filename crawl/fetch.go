@@ -69,11 +69,10 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 		case "pdf":
 			if r.c.cfg.PDFText == nil {
 				saved.Problem = "PDF text is taken at build time"
-			} else if text, err := r.c.cfg.PDFText(ans.body); err != nil {
-				saved.Problem = err.Error()
-			} else {
-				saved.Text = text
+				break
 			}
+			r.pdfs.read(a, saved, ans.body, r.c.cfg.PDFText)
+			return f
 		}
 		if kind == "html" {
 			base, _ := url.Parse(ans.url)

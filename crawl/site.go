@@ -35,6 +35,7 @@ type siteRun struct {
 	down              map[string]string                         // hosts not tried again this run, and why
 	werr              error                                     // evidence could not be written: stop reading
 	texts             map[*evidence.Address]evidence.PackedText // visible text of each page read
+	pdfs              pdfTexts                                  // the PDFs' texts, taken while the site goes on
 	answered          int                                       // requests that got an answer, of any status
 	turns             map[string]int                            // requests so far per address on shared hosts
 	donors            map[string]bool                           // sites whose records this manifest points at
@@ -132,6 +133,7 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 		})
 	} else {
 		r.run(ctx)
+		r.waitPDFs()
 	}
 	r.settleAlternates()
 	r.m.Finished = time.Now().UTC()

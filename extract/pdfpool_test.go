@@ -142,3 +142,26 @@ func TestPDFPoolCloseEndsChildren(t *testing.T) {
 		}
 	}
 }
+
+// TestPDFPoolBoundsChildren: PDFs that come several at once wait for one
+// of the pool's children rather than each start one.
+func TestPDFPoolBoundsChildren(t *testing.T) {
+	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
+	defer p.Close()
+	var wg sync.WaitGroup
+	for range 6 {
+		wg.Go(func() {
+			if _, _, err := p.Read(context.Background(), body); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if p.started != 1 {
+		t.Errorf("6 PDFs at once started %d children, want 1", p.started)
+	}
+}
