@@ -122,6 +122,18 @@ func (r *crawlRun) paths(host string) []string {
 	return out
 }
 
+// planned lists the site's manifest addresses that are among urls, in the
+// manifest's (the plan's) order.
+func (r *crawlRun) planned(site string, urls []string) []string {
+	var out []string
+	for _, a := range r.mans[site].Addresses {
+		if slices.Contains(urls, a.URL) {
+			out = append(out, a.URL)
+		}
+	}
+	return out
+}
+
 // address finds a planned address in the site's manifest.
 func (r *crawlRun) address(t *testing.T, site, url string) evidence.Address {
 	t.Helper()

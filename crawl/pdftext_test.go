@@ -66,13 +66,7 @@ category = "shop"
 		if !found {
 			t.Errorf("the PDF's text is not among the saved texts: %+v", texts)
 		}
-		var planned []string
-		for _, a := range r.mans["butikk.test"].Addresses {
-			if slices.Contains(urls, a.URL) {
-				planned = append(planned, a.URL)
-			}
-		}
-		if !slices.Equal(urls, planned) {
+		if planned := r.planned("butikk.test", urls); !slices.Equal(urls, planned) {
 			t.Errorf("saved texts in the order %q, want the plan's %q", urls, planned)
 		}
 	})

@@ -60,13 +60,7 @@ category = "public-sector"
 		if want := askedOrder("kommune.test", tail); !slices.Equal(got, want) {
 			t.Errorf("asked %q, want %q", got, want)
 		}
-		var planned []string
-		for _, a := range r.mans["kommune.test"].Addresses {
-			if slices.Contains(tail, a.URL) {
-				planned = append(planned, a.URL)
-			}
-		}
-		if !slices.Equal(planned, tail) {
+		if planned := r.planned("kommune.test", tail); !slices.Equal(planned, tail) {
 			t.Errorf("manifest order %q, want the plan's %q", planned, tail)
 		}
 		if spread("kommune.test", len(tail)) == 0 {
