@@ -7,14 +7,15 @@ import (
 	"github.com/crawlsignals/crawlsignals/evidence"
 )
 
-// A PDF's text, for the saved texts, is taken while the site goes on: a
-// PDF reader is a child process that takes tens of milliseconds a PDF,
-// and thousands of sites read their documents in the same rounds, so a
-// site that waited for its PDF's text (for a child of the pool to be free,
-// then for it to read) sent its next request later than its host's clock
-// allowed, and the batch ended later (make bench: a crawl with PDF text
-// spent 1.25–1.34× its CPU floor against 1.16–1.24× without). The text is
-// in before the site's evidence is completed (pdfTexts.wait).
+// A PDF's text, for the saved texts, is taken while the site goes on. A
+// PDF is read by a child process of the pool (extract.PDFPool), which
+// runs only as many children as there are processors, so a PDF may wait
+// for one, and a hostile PDF may take the child's whole time limit
+// (30 s): a site that waited for the text sent its next request that
+// much later than its host's clock allowed. The text is in before the
+// site's evidence is completed (waitPDFs). (On make bench's web the batch
+// took as long either way, within the noise: there the processors, not
+// the PDFs, set the pace.)
 type pdfTexts struct {
 	wg   sync.WaitGroup
 	mu   sync.Mutex
