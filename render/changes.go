@@ -7,10 +7,14 @@ import (
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
-// The page of changes across sites (changes/): for each batch, newest
-// first, the sites whose findings changed in it and what changed, and
-// only those. A journalist reads the week's story here; each site's page
-// has its whole history.
+// The pages of changes across sites: for each batch, the sites whose
+// findings changed in it and what changed, and only those. changes/ is
+// the newest batch with a change, the week's story for a journalist; each
+// earlier batch has its own page, changes/BATCH/, listed on every one of
+// them. On one page, eight batches of whole-file changes weighed 3.2 MB
+// for 400 sites (make bench), so a list of 2,000 sites would have made a
+// phone load 16 MB to read this week's news. Each site's page has its own
+// history.
 
 // changesShown is how many added and how many removed lines of each diff
 // the page shows; the site's page has them all.
@@ -18,9 +22,19 @@ const changesShown = 3
 
 type changesPage struct {
 	page
-	Total   int // sites on the reviewed list
-	History int // the most batches a site's changes are traced through
-	Batches []changedBatch
+	Total   int            // sites on the reviewed list
+	History int            // the most batches a site's changes are traced through
+	Batches []changedBatch // the batch this page lists (none: no change yet)
+	Pages   []batchLink    // every batch with a change, newest first
+}
+
+// batchLink is one batch's page of changes in the list atop each of them.
+type batchLink struct {
+	Batch   string
+	Date    *date
+	Sites   int
+	Href    string // from the site root
+	Current bool
 }
 
 // changedBatch is one batch and the sites that changed in it.
@@ -53,10 +67,9 @@ type shortDiff struct {
 	MoreAdded, MoreRemoved int
 }
 
-func changesOf(sorted []*signals.Site) changesPage {
-	p := changesPage{page: page{Title: "What changed", Root: "../", Section: "changes", Feed: "../feed.xml",
-		Description: "The sites whose robots.txt, terms or verdicts changed, batch by batch, newest first."},
-		Total: len(sorted), History: signals.MaxHistory}
+// changedBatches lists every batch in which a site changed, newest first,
+// with the sites that changed in it, by name.
+func changedBatches(sorted []*signals.Site) []changedBatch {
 	byBatch := map[string]*changedBatch{}
 	for _, s := range sorted { // by name, so each batch lists its sites by name
 		for _, c := range s.Changes {
@@ -68,11 +81,73 @@ func changesOf(sorted []*signals.Site) changesPage {
 			b.Sites = append(b.Sites, changedSiteOf(s, c))
 		}
 	}
+	var out []changedBatch
 	for _, b := range byBatch {
-		p.Batches = append(p.Batches, *b)
+		out = append(out, *b)
 	}
-	slices.SortFunc(p.Batches, func(a, b changedBatch) int { return compareStrings(b.Batch, a.Batch) })
-	return p
+	slices.SortFunc(out, func(a, b changedBatch) int { return compareStrings(b.Batch, a.Batch) })
+	return out
+}
+
+// changesPath is where the page of changes of batch lives, from the site
+// root, given the newest batch with a change.
+func changesPath(batch, newest string) string {
+	if batch == newest {
+		return "changes/"
+	}
+	return "changes/" + batch + "/"
+}
+
+// changeBatchNames are the batches in which any site changed, newest
+// first.
+func changeBatchNames(sites []*signals.Site) []string {
+	var out []string
+	for _, s := range sites {
+		for _, c := range s.Changes {
+			out = append(out, c.Batch)
+		}
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	slices.Reverse(out)
+	return out
+}
+
+// changesPages are the pages of changes, newest batch first, each with the
+// file it is written to; with no change yet, the one page says so.
+func changesPages(sorted []*signals.Site) ([]changesPage, []string) {
+	batches := changedBatches(sorted)
+	var links []batchLink
+	for _, b := range batches {
+		links = append(links, batchLink{Batch: b.Batch, Date: b.Date, Sites: len(b.Sites), Href: changesPath(b.Batch, batches[0].Batch)})
+	}
+	pageOf := func(root, description string) changesPage {
+		return changesPage{page: page{Title: "What changed", Root: root, Section: "changes", Feed: root + "feed.xml", Description: description},
+			Total: len(sorted), History: signals.MaxHistory}
+	}
+	if len(batches) == 0 {
+		return []changesPage{pageOf("../", "The sites whose robots.txt, terms or verdicts changed, batch by batch, newest first.")}, []string{"changes/index.html"}
+	}
+	var pages []changesPage
+	var files []string
+	for i, b := range batches {
+		root, desc := "../", "The sites whose robots.txt, terms or verdicts changed in the newest batch, and the batches before it."
+		if i > 0 {
+			root, desc = "../../", "The sites whose robots.txt, terms or verdicts changed in the batch "+b.Batch+"."
+		}
+		p := pageOf(root, desc)
+		if i > 0 && b.Date != nil {
+			p.Title = "What changed on " + b.Date.Day()
+		}
+		p.Batches = []changedBatch{b}
+		for j, l := range links {
+			l.Current = i == j
+			p.Pages = append(p.Pages, l)
+		}
+		pages = append(pages, p)
+		files = append(files, links[i].Href+"index.html")
+	}
+	return pages, files
 }
 
 func changedSiteOf(s *signals.Site, c signals.Change) changedSite {

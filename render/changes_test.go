@@ -50,15 +50,35 @@ func changedSites() []*signals.Site {
 
 func TestChangesPage(t *testing.T) {
 	out := build(t, Input{Sites: changedSites()})
+	// changes/ is the newest batch with a change; each earlier batch has a
+	// page of its own; each page lists them all, newest first, and each
+	// batch lists the sites that changed in it, and only those.
 	page := string(read(t, out, "changes/index.html"))
-	// Newest batch first; each batch lists the sites that changed in it, and only those.
-	i3, i2 := strings.Index(page, `id="batch-20261129T060000Z"`), strings.Index(page, `id="batch-20261122T060000Z"`)
-	if i3 < 0 || i2 < 0 || i3 > i2 {
-		t.Fatalf("batches not listed newest first (%d, %d)", i3, i2)
+	olderPage := string(read(t, out, "changes/20261122T060000Z/index.html"))
+	i3 := strings.Index(page, `id="batch-20261129T060000Z"`)
+	i2 := strings.Index(olderPage, `id="batch-20261122T060000Z"`)
+	if i3 < 0 || i2 < 0 || strings.Contains(page, `id="batch-20261122T060000Z"`) || strings.Contains(olderPage, `id="batch-20261129T060000Z"`) {
+		t.Fatalf("each page should list its own batch alone (%d, %d)", i3, i2)
 	}
-	newest, older := page[i3:i2], page[i2:]
-	if strings.Contains(page, "butikk.test") || strings.Contains(page, "Butikken") {
+	newest, older := page[i3:], olderPage[i2:]
+	for _, p := range []struct{ page, here, other string }{
+		{page, `<strong aria-current="page">29 November 2026</strong>: 1 site`, `<a href="../changes/20261122T060000Z/">22 November 2026</a>: 2 sites`},
+		{olderPage, `<strong aria-current="page">22 November 2026</strong>: 2 sites`, `<a href="../../changes/">29 November 2026</a>: 1 site`},
+	} {
+		nav := p.page[strings.Index(p.page, `<nav class="batches"`)+1:]
+		nav = nav[:strings.Index(nav, "</nav>")]
+		if !strings.Contains(nav, p.here) || !strings.Contains(nav, p.other) || strings.Index(nav, "29 November 2026</") > strings.Index(nav, "22 November 2026</") {
+			t.Errorf("a page of changes should list both batches, newest first, itself marked:\n%s", p.page)
+		}
+	}
+	if !strings.Contains(olderPage, "<h1>What changed on 22 November 2026</h1>") || !strings.Contains(olderPage, `<a href="../../crawlers/`) {
+		t.Error("the earlier batch's page should name its date and link from two levels down")
+	}
+	if strings.Contains(page+olderPage, "butikk.test") || strings.Contains(page+olderPage, "Butikken") {
 		t.Error("a site that never changed is listed on changes/")
+	}
+	if sm := string(read(t, out, "sitemap.xml")); !strings.Contains(sm, "/changes/20261122T060000Z/</loc>") {
+		t.Error("the sitemap lacks the earlier batch's page of changes")
 	}
 	if !strings.Contains(newest, ">Avisa</a>") || strings.Contains(newest, "Kommunen") || !strings.Contains(newest, "1 of 3 sites changed") {
 		t.Errorf("the newest batch should list Avisa alone:\n%s", newest)
@@ -134,7 +154,8 @@ func TestChangesPage(t *testing.T) {
 		t.Errorf("changed/ should list avis.test alone")
 	}
 	home := string(read(t, out, "index.html"))
-	if !strings.Contains(home, `href="./changed/"`) || !strings.Contains(home, `href="./changes/#batch-20261129T060000Z">changed 29 November 2026</a>`) {
+	if !strings.Contains(home, `href="./changed/"`) || !strings.Contains(home, `href="./changes/#batch-20261129T060000Z">changed 29 November 2026</a>`) ||
+		!strings.Contains(home, `href="./changes/20261122T060000Z/#batch-20261122T060000Z">changed 22 November 2026</a>`) {
 		t.Error("the directory links neither the view nor the change of a row")
 	}
 
@@ -208,5 +229,53 @@ func TestSitePageCutsEarlierDiffs(t *testing.T) {
 	}
 	if len(js.Changes) != 2 || len(js.Changes[1].Diffs) != 1 || len(js.Changes[1].Diffs[0].Added) != 6 {
 		t.Errorf("signals.json should keep every listed line of the earlier change: %+v", js.Changes)
+	}
+}
+
+// TestSiteFeedCutsDiffs: a site's feed carries each change's diffs cut to
+// their first lines, counting the rest, and says where the rest is; a
+// change whose diffs are short is carried whole, with no such note.
+func TestSiteFeedCutsDiffs(t *testing.T) {
+	sites := changedSites()
+	avis := sites[0]
+	var long []string
+	for i := 1; i <= 6; i++ {
+		long = append(long, fmt.Sprintf("Disallow: /new %d", i))
+	}
+	avis.Changes[0].Diffs = []signals.Diff{{URL: "https://avis.test/robots.txt", What: "robots", Added: long, Removed: []string{}, MoreAdded: 2}}
+	avis.Changes[1].Diffs = []signals.Diff{{URL: "https://avis.test/vilkar", What: "document", Added: []string{"Ny setning"}, Removed: []string{"Gammel setning"}}}
+	out := build(t, Input{Sites: sites})
+	var f struct {
+		Entries []struct {
+			ID      string `xml:"id"`
+			Summary string `xml:"summary"`
+		} `xml:"entry"`
+	}
+	if err := xml.Unmarshal(read(t, out, "sites/avis.test/feed.xml"), &f); err != nil {
+		t.Fatal(err)
+	}
+	entry := func(batch string) string {
+		for _, e := range f.Entries {
+			if strings.HasSuffix(e.ID, "/batch/"+batch) {
+				return e.Summary
+			}
+		}
+		t.Fatalf("no feed entry for batch %s: %+v", batch, f.Entries)
+		return ""
+	}
+	newest, older := entry(avis.Changes[0].Batch), entry(avis.Changes[1].Batch)
+	for n := 1; n <= 3; n++ {
+		if !strings.Contains(newest, fmt.Sprintf("\n+ Disallow: /new %d\n", n)) {
+			t.Errorf("the entry lacks line %d of its diff:\n%s", n, newest)
+		}
+	}
+	if strings.Contains(newest, "Disallow: /new 4") {
+		t.Errorf("the entry carries more than the diff's first lines:\n%s", newest)
+	}
+	if !strings.Contains(newest, "\n+ (5 more)") || !strings.Contains(newest, "signals.json") {
+		t.Errorf("the entry should count the lines it cuts and say where they are:\n%s", newest)
+	}
+	if !strings.Contains(older, "\n+ Ny setning\n− Gammel setning") || strings.Contains(older, "Only each file's first") {
+		t.Errorf("a short diff should be carried whole, without the note:\n%s", older)
 	}
 }

@@ -104,13 +104,15 @@ type row struct {
 	Blocked                             bool
 	ReadAt                              *date
 	Changed                             *date  // the newest batch that changed its findings
-	ChangedBatch                        string // that batch's name, the anchor on changes/
-	ChangedShown                        bool   // changes/ shows that batch (it is among the newest the pages compare)
+	ChangedShown                        bool   // a page of changes shows that batch (it is among the newest the pages compare)
+	ChangesHref                         string // that batch on its page of changes, from the site root
 	Search                              string // what the search box matches: name and hosts, lower case
 	AIRank, OpenRank                    int    // sort keys: the order the verdicts are explained in
 }
 
-func rowOf(s *signals.Site) row {
+// rowOf is a site's row; newestChange is the newest batch in which any
+// site changed, whose changes are on changes/ itself.
+func rowOf(s *signals.Site, newestChange string) row {
 	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
 		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict,
 		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Crawlers),
@@ -118,8 +120,9 @@ func rowOf(s *signals.Site) row {
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
 		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
 	if c := s.LastChanged(); c != nil {
-		r.Changed, r.ChangedBatch = batchDate(*c), *c
+		r.Changed = batchDate(*c)
 		r.ChangedShown = slices.ContainsFunc(s.Changes, func(ch signals.Change) bool { return ch.Batch == *c })
+		r.ChangesHref = changesPath(*c, newestChange) + "#batch-" + *c
 	}
 	hosts := s.Hosts
 	if !slices.Contains(hosts, s.Host) {
@@ -202,12 +205,15 @@ func directoryPages(sorted []*signals.Site) (directory, []directory) {
 		Description: "What reviewed websites say about reuse of their data, with evidence."},
 		Heading: "Where websites share their data, and on what terms"}
 	perCat := map[string]*directory{}
-	var newest string
+	var newest, newestChange string
+	if b := changeBatchNames(sorted); len(b) > 0 {
+		newestChange = b[0]
+	}
 	for _, s := range sorted {
 		if s.Batch > newest {
 			newest = s.Batch
 		}
-		r := rowOf(s)
+		r := rowOf(s, newestChange)
 		all.Counts.add(s)
 		all.Rows = append(all.Rows, r)
 		d := perCat[s.Category]

@@ -89,10 +89,14 @@ const feedEpoch = "1970-01-01T00:00:00Z"
 // a subscriber hears only news. An entry's ID is the site and the batch, so
 // it never changes once published, and its updated time is the batch's: a
 // build never reads the clock. The site's own feed carries each change's
-// diff; the directory's (withDiffs false) carries what changed and links to
-// the site's page for the lines: with every site's diffs it weighed more
-// than the site pages' changes sections together, and it grows with the
-// list.
+// diff cut to its first lines, as the page of changes shows it, and links
+// to the page for the rest: with whole-file changes the diffs at full
+// length (20 lines a side and file) made a site's feed 17 KB of the 132 a
+// site weighed with eight batches of history (make bench), more than its
+// page's changes section, to repeat what the page says. The directory's
+// (withDiffs false) carries what changed and links to the site's page for
+// the lines: with every site's diffs it weighed more than the site pages'
+// changes sections together, and it grows with the list.
 func siteEntries(base *url.URL, s *signals.Site, withDiffs bool) []atomEntry {
 	var out []atomEntry
 	page := abs(base, "sites/"+s.Host+"/")
@@ -141,7 +145,11 @@ func siteEntries(base *url.URL, s *signals.Site, withDiffs bool) []atomEntry {
 		summary := changeText(c.Items)
 		switch {
 		case withDiffs:
-			summary += diffText(c.Diffs)
+			summary += diffText(shortDiffs(c.Diffs))
+			if cut(c.Diffs) {
+				summary += fmt.Sprintf("\n\nOnly each file's first %d added and removed lines are shown here. More on the site's page, for its newest change (%s), and in signals.json, for every change (%s).",
+					changesShown, page+"#changes", page+"signals.json")
+			}
 		case len(c.Diffs) > 0:
 			summary += "\n\nThe lines and sentences that changed: " + page
 		}
@@ -161,6 +169,17 @@ func changeText(items []string) string {
 		b.WriteString("• " + it)
 	}
 	return b.String()
+}
+
+// cut says whether shortDiffs leaves out lines of diffs that the site's
+// page or signals.json lists.
+func cut(diffs []signals.Diff) bool {
+	for _, d := range diffs {
+		if len(d.Added) > changesShown || len(d.Removed) > changesShown {
+			return true
+		}
+	}
+	return false
 }
 
 // diffText is a change's diffs as plain text for a feed: each file, then

@@ -128,15 +128,15 @@ func (r *Renderer) views(w writer, in Input, kept []*signals.Site) error {
 	// error in job order is returned, so failures are reported the same
 	// way whatever the parallelism.
 	//
-	// The page of changes comes first, made in its job: it lists every
-	// change of every site in the history, the longest job of a long
-	// history (44 ms of 400 sites' 8 earlier batches, the directory 16),
-	// and started last or made before the jobs, it kept the other worker
-	// waiting.
-	jobs := []func() error{func() error {
-		changes := changesOf(sorted)
-		return r.page(w, "changes.html", "changes/index.html", &changes)
-	}}
+	// The pages of changes come first: together they list every change of
+	// every site in the history, the longest work of a long history (44 ms
+	// of 400 sites' 8 earlier batches, the directory 16), and started last
+	// they kept the other worker waiting.
+	changes, changesFiles := changesPages(sorted)
+	var jobs []func() error
+	for i := range changes {
+		jobs = append(jobs, func() error { return r.page(w, "changes.html", changesFiles[i], &changes[i]) })
+	}
 	for _, name := range []string{"style.css", "favicon.svg", "filter.js"} {
 		jobs = append(jobs, func() error {
 			data, err := fs.ReadFile(templates.FS, name)
@@ -294,6 +294,11 @@ func (r *Renderer) feedsAndSitemap(w writer, base *url.URL, sorted []*signals.Si
 	}
 	sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/")}, sitemapURL{Loc: abs(base, "compare/")},
 		sitemapURL{Loc: abs(base, "changes/")})
+	if batches := changeBatchNames(sorted); len(batches) > 1 {
+		for _, b := range batches[1:] {
+			sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, changesPath(b, batches[0]))})
+		}
+	}
 	for _, a := range robots.Agents() {
 		sm.URLs = append(sm.URLs, sitemapURL{Loc: abs(base, "crawlers/"+crawlerSlug(a.Token)+"/")})
 	}
