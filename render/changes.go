@@ -137,7 +137,7 @@ func changesPages(sorted []*signals.Site) ([]changesPage, []string) {
 		}
 		p := pageOf(root, desc)
 		if i > 0 && b.Date != nil {
-			p.Title = "What changed on " + b.Date.Day()
+			p.Title = "What changed in the batch of " + b.Date.Human
 		}
 		p.Batches = []changedBatch{b}
 		for j, l := range links {

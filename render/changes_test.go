@@ -62,16 +62,18 @@ func TestChangesPage(t *testing.T) {
 	}
 	newest, older := page[i3:], olderPage[i2:]
 	for _, p := range []struct{ page, here, other string }{
-		{page, `<strong aria-current="page">29 November 2026</strong>: 1 site`, `<a href="../changes/20261122T060000Z/">22 November 2026</a>: 2 sites`},
-		{olderPage, `<strong aria-current="page">22 November 2026</strong>: 2 sites`, `<a href="../../changes/">29 November 2026</a>: 1 site`},
+		{page, `<strong aria-current="page"><time datetime="2026-11-29T06:00:00Z">29 November 2026, 06:00 UTC</time></strong>: 1 site`,
+			`<a href="../changes/20261122T060000Z/"><time datetime="2026-11-22T06:00:00Z">22 November 2026, 06:00 UTC</time></a>: 2 sites`},
+		{olderPage, `<strong aria-current="page"><time datetime="2026-11-22T06:00:00Z">22 November 2026, 06:00 UTC</time></strong>: 2 sites`,
+			`<a href="../../changes/"><time datetime="2026-11-29T06:00:00Z">29 November 2026, 06:00 UTC</time></a>: 1 site`},
 	} {
 		nav := p.page[strings.Index(p.page, `<nav class="batches"`)+1:]
 		nav = nav[:strings.Index(nav, "</nav>")]
-		if !strings.Contains(nav, p.here) || !strings.Contains(nav, p.other) || strings.Index(nav, "29 November 2026</") > strings.Index(nav, "22 November 2026</") {
+		if !strings.Contains(nav, p.here) || !strings.Contains(nav, p.other) || strings.Index(nav, "29 November 2026") > strings.Index(nav, "22 November 2026") {
 			t.Errorf("a page of changes should list both batches, newest first, itself marked:\n%s", p.page)
 		}
 	}
-	if !strings.Contains(olderPage, "<h1>What changed on 22 November 2026</h1>") || !strings.Contains(olderPage, `<a href="../../crawlers/`) {
+	if !strings.Contains(olderPage, "<h1>What changed in the batch of 22 November 2026, 06:00 UTC</h1>") || !strings.Contains(olderPage, `<a href="../../crawlers/`) {
 		t.Error("the earlier batch's page should name its date and link from two levels down")
 	}
 	if strings.Contains(page+olderPage, "butikk.test") || strings.Contains(page+olderPage, "Butikken") {
