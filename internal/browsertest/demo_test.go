@@ -23,9 +23,10 @@ var (
 )
 
 // demoSite builds the demo website once per test run, as `crawlsignals
-// demo` does: serve the fixture web on loopback, crawl it with the real
-// crawler in two batches (the web changes between them), derive the
-// findings and render them.
+// demo` run twice does: serve the fixture web on loopback, crawl it with
+// the real crawler in two batches (the web changes between them), twice
+// (so there are earlier batches with a change, each on a page of its
+// own), derive the findings and render them.
 func demoSite(t *testing.T) string {
 	t.Helper()
 	demoOnce.Do(func() { demoDir, demoErr = buildDemo() })
@@ -41,9 +42,12 @@ func buildDemo() (string, error) {
 		return "", err
 	}
 	batches := filepath.Join(dir, "batches")
-	got, err := demo.Crawl(context.Background(), crawl.Config{Batches: batches, MinDelay: 50 * time.Millisecond}, nil)
-	if err != nil {
-		return "", err
+	var got *demo.Crawled
+	for range 2 {
+		got, err = demo.Crawl(context.Background(), crawl.Config{Batches: batches, MinDelay: 50 * time.Millisecond}, nil)
+		if err != nil {
+			return "", err
+		}
 	}
 	all, err := signals.Build(got.List, batches, signals.Options{})
 	if err != nil {

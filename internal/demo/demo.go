@@ -71,13 +71,17 @@ func Crawl(ctx context.Context, cfg crawl.Config, started func(addr string, host
 	sum := sha256.Sum256(crawlsignals.DemoSites())
 	cfg.SitesSHA256 = hex.EncodeToString(sum[:])
 	out := &Crawled{List: list, Hosts: len(srv.Hosts()), Addr: addr}
+	// A batch is named by its UTC start second, so each batch waits for a
+	// second of its own after the newest already in the folder (a demo run
+	// again at once, as a test does, would otherwise reuse its name).
 	last := ""
+	if names, err := evidence.Batches(cfg.Batches); err == nil && len(names) > 0 {
+		last = names[len(names)-1]
+	}
 	for stage := 1; stage <= Stages; stage++ {
 		if err := srv.SetStage(stage); err != nil {
 			return nil, err
 		}
-		// A batch is named by its UTC start second: the second batch waits
-		// for a second of its own rather than share a name.
 		name := evidence.NewBatchName(time.Now())
 		for name <= last {
 			select {
