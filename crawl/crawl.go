@@ -95,8 +95,10 @@ type Config struct {
 	// Progress receives one line per site as it finishes; nil: none.
 	Progress io.Writer
 	// PDFText takes a PDF's text for the saved texts beside the evidence
-	// (the command runs it in a child process); nil leaves it to the build.
-	PDFText func(body []byte) (string, error)
+	// (the command runs it in a child process); batchDir is the batch's
+	// folder, where the reader may keep what it derives for the build
+	// (signals.CrawlPDFReader). nil leaves the text to the build.
+	PDFText func(batchDir string, body []byte) (string, error)
 
 	// Resume continues the batch named Batch, started earlier and
 	// interrupted: sites with a manifest in it are not read again, and a

@@ -71,7 +71,7 @@ func (r *siteRun) fetch(ctx context.Context, a *evidence.Address) *fetched {
 				saved.Problem = "PDF text is taken at build time"
 				break
 			}
-			r.pdfs.read(a, saved, ans.body, r.c.cfg.PDFText)
+			r.pdfs.read(a, saved, ans.body, func(body []byte) (string, error) { return r.c.cfg.PDFText(r.dir, body) })
 			return f
 		}
 		if kind == "html" {

@@ -27,7 +27,7 @@ category = "shop"
 `)
 		var mu sync.Mutex
 		var returned []time.Time
-		cfg := Config{PDFText: func(body []byte) (string, error) {
+		cfg := Config{PDFText: func(_ string, body []byte) (string, error) {
 			time.Sleep(time.Minute) // a slow reader, in the bubble's time
 			mu.Lock()
 			returned = append(returned, time.Now())

@@ -17,6 +17,7 @@ import (
 // siteRun is one site's crawl: its plan, its hosts' robots.txt, its evidence.
 type siteRun struct {
 	c                 *Crawler
+	dir               string // the batch's folder
 	site              *sites.Site
 	w                 *evidence.Writer
 	m                 evidence.Manifest
@@ -89,7 +90,7 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 	// or Close, Abort does nothing).
 	defer w.Abort()
 	r := &siteRun{
-		c: c, site: s, w: w, wave: wave,
+		c: c, dir: dir, site: s, w: w, wave: wave,
 		m:          evidence.Manifest{Site: s.Host, Name: s.Name, Batch: batch, Started: time.Now().UTC()},
 		hosts:      map[string]*hostState{},
 		planned:    map[string]bool{},

@@ -301,7 +301,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 			if a.FoundVia == "robots" {
 				continue // shown in the robots.txt section
 			}
-			rr := bd.readDocument(es, a)
+			rr := bd.readDocument(batchDir, es, a)
 			transient = transient || rr.transient
 			rr.doc.Role = roleOf(a, s)
 			if rr.damage != nil {
@@ -424,8 +424,9 @@ type readResult struct {
 // could not be read back: in words, the file and record go to the operator.
 const evidenceUnreadable = "Evidence of this address could not be read back: the stored answer is damaged or missing, so nothing from it is shown."
 
-// readDocument reads a stored page back (digests checked) and takes its text.
-func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResult {
+// readDocument reads a stored page of the batch in batchDir back (digests
+// checked) and takes its text.
+func (bd *builder) readDocument(batchDir string, es *evidence.Site, a evidence.Address) readResult {
 	rr := readResult{doc: Document{
 		URL: a.URL, FinalURL: a.FinalURL, Status: a.Status, ContentType: a.ContentType,
 		FoundVia: a.FoundVia, LinkText: a.LinkText, ReadAt: a.FetchedAt.UTC().Format(time.RFC3339),
@@ -462,7 +463,10 @@ func (bd *builder) readDocument(es *evidence.Site, a evidence.Address) readResul
 		}
 		rr.text, rr.blocks, rr.links, doc.Title, rr.lang, rr.meta = page.Text, page.Blocks, page.Links, page.Title, page.Lang, page.Meta
 	case "pdf":
-		rr.text, err = bd.opt.PDF(body)
+		var kept bool
+		if rr.text, kept = keptPDFText(batchDir, bd.code, body); !kept {
+			rr.text, err = bd.opt.PDF(body)
+		}
 		if err != nil {
 			// A child that crashed may not next time: not kept. One that
 			// ran out of time would again, for the same bytes and code:

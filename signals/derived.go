@@ -490,7 +490,7 @@ func CheckDerived(batchesDir string) []error {
 	dirs := []string{filepath.Join(batchesDir, DerivedDir)} // the history records
 	for _, b := range names {
 		if b.IsDir() && b.Name() != DerivedDir {
-			dirs = append(dirs, filepath.Join(batchesDir, b.Name(), DerivedDir))
+			dirs = append(dirs, filepath.Join(batchesDir, b.Name(), DerivedDir), pdfTextDir(filepath.Join(batchesDir, b.Name())))
 		}
 	}
 	for _, dir := range dirs {

@@ -10,7 +10,6 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 
-	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -129,18 +128,12 @@ func pdfChild() []string {
 	return []string{exe, pdfChildCommand}
 }
 
-// isolatedPDF reads PDFs' text in child processes of this binary, for
-// the crawler (one child per PDF read at once, each reading PDF after
-// PDF); nil when the binary cannot find itself (then the text is read in
-// process). done ends the children.
-func isolatedPDF() (read func(body []byte) (string, error), done func()) {
-	command := pdfChild()
-	if command == nil {
-		return nil, func() {}
-	}
-	pool := extract.NewPDFPool(command, extract.DefaultPDFLimits, runtime.GOMAXPROCS(0))
-	return func(body []byte) (string, error) {
-		text, _, err := pool.Read(context.Background(), body)
-		return text, err
-	}, pool.Close
+// crawlPDF reads PDFs' text for a crawl: in child processes
+// of this binary, at most one per processor at once, each reading PDF
+// after PDF, with the reader and limits a build uses, keeping each text
+// for the build (signals.CrawlPDFReader); nil when the binary cannot find
+// itself (then the build reads the text, in process). done ends the
+// children.
+func crawlPDF() (read func(batchDir string, body []byte) (string, error), done func()) {
+	return signals.Options{PDFChild: pdfChild()}.CrawlPDFReader(runtime.GOMAXPROCS(0))
 }

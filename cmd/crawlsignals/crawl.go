@@ -163,7 +163,7 @@ func crawlList(ctx context.Context, e *env, list *sites.List, cfg crawl.Config, 
 	cfg.Logger = e.log
 	cfg.Progress = e.stdout
 	var donePDF func()
-	cfg.PDFText, donePDF = isolatedPDF()
+	cfg.PDFText, donePDF = crawlPDF()
 	defer donePDF()
 	c, err := crawl.New(cfg, list, only)
 	if err != nil {

@@ -29,7 +29,7 @@ func runDemo(ctx context.Context, e *env, args []string) error {
 		return err
 	}
 	started := time.Now()
-	readPDF, donePDF := isolatedPDF()
+	readPDF, donePDF := crawlPDF()
 	defer donePDF()
 	got, err := demo.Crawl(ctx, crawl.Config{
 		Batches: *batches, MinDelay: demoDelay, Logger: e.log, Progress: e.stdout, PDFText: readPDF,

@@ -98,6 +98,11 @@ func TestDemoEndToEnd(t *testing.T) {
 	if !strings.Contains(string(data), `"content_type":"application/pdf"`) || strings.Contains(string(data), `"text_error"`) {
 		t.Errorf("butikk.test PDF not read through the child:\n%s", data)
 	}
+	// The crawl kept the text it took of the PDF for the build, in each
+	// batch's derived files (the build took it from there).
+	if kept, _ := filepath.Glob(filepath.Join(dir, "batches", "*", ".derived", "pdf", "*.json")); len(kept) != 2 {
+		t.Errorf("PDF texts kept by the crawl: %v, want one in each of the 2 batches", kept)
+	}
 	// The visible text of each read page is saved beside its evidence,
 	// PDFs included (through the child process).
 	for site, want := range map[string]string{
