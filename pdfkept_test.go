@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
@@ -21,13 +20,7 @@ import (
 // the same every way.
 func TestCrawlKeepsPDFTextsForTheBuild(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		web := fstest.MapFS{
-			"treg.test/robots.txt": {Data: []byte("User-agent: *\nAllow: /\n")},
-			"treg.test/index.html": {Data: []byte("<!DOCTYPE html>\n<html lang=\"nb\"><head><title>Treg</title></head><body><main><p>Hei.</p></main>" +
-				"<footer><a href=\"/vilkar.pdf\">Vilkår</a></footer></body></html>\n")},
-			"treg.test/vilkar.pdf": {Data: []byte("%PDF-1.7\n(the reader below reads it)\n")},
-		}
-		srv, err := fixture.New(web)
+		srv, err := fixture.New(tregPDFWeb("%PDF-1.7\n(the reader below reads it)\n"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -21,6 +21,17 @@ import (
 // tregList is a list of one site on a slow fixture host.
 const tregList = "[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\n"
 
+// tregPDFWeb is treg.test with its terms as a PDF of the bytes pdf, linked
+// from the home page's footer.
+func tregPDFWeb(pdf string) fstest.MapFS {
+	return fstest.MapFS{
+		"treg.test/robots.txt": {Data: []byte("User-agent: *\nAllow: /\n")},
+		"treg.test/index.html": {Data: []byte("<!DOCTYPE html>\n<html lang=\"nb\"><head><title>Treg</title></head><body><main><p>Hei.</p></main>" +
+			"<footer><a href=\"/vilkar.pdf\">Vilkår</a></footer></body></html>\n")},
+		"treg.test/vilkar.pdf": {Data: []byte(pdf)},
+	}
+}
+
 func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 	rules := "User-agent: GPTBot\nDisallow: /\n\nUser-agent: *\nDisallow: /privat\n"
 	filler := strings.Repeat("# "+strings.Repeat("fyll ", 20)+"\n", (12<<20)/103)
@@ -64,13 +75,7 @@ func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 // build. Its outcome is kept now, like any other, until the code changes.
 func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		web := fstest.MapFS{
-			"treg.test/robots.txt": {Data: []byte("User-agent: *\nAllow: /\n")},
-			"treg.test/index.html": {Data: []byte("<!DOCTYPE html>\n<html lang=\"nb\"><head><title>Treg</title></head><body><main><p>Hei.</p></main>" +
-				"<footer><a href=\"/vilkar.pdf\">Vilkår</a></footer></body></html>\n")},
-			"treg.test/vilkar.pdf": {Data: []byte("%PDF-1.7\n(not read here)\n")},
-		}
-		list, batches, _ := crawlWeb(t, web, tregList, "")
+		list, batches, _ := crawlWeb(t, tregPDFWeb("%PDF-1.7\n(not read here)\n"), tregList, "")
 		calls := 0
 		opt := signals.Options{Code: "test-1", PDF: func([]byte) (string, error) {
 			calls++
