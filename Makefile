@@ -9,7 +9,7 @@ WEEKLY_DIR ?= weekly
 SHARDS  ?= 2
 WEEKS   ?= 52
 
-.PHONY: help demo test site build weekly weekly-cost bench bench-go bench-render browser-test serve vet fmt clean
+.PHONY: help demo test eval site build weekly weekly-cost bench bench-go bench-render browser-test serve vet fmt clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN{FS=":.*## "}{printf "  make %-13s %s\n", $$1, $$2}'
@@ -27,8 +27,8 @@ test: ## gofmt, go vet and every test (offline)
 	$(GO) vet ./...
 	$(GO) test ./...
 
-eval: $(BIN) ## score the terms reader on the labelled real terms in ../shared/realweb/terms (EVAL_DIR=DIR for another folder)
-	$(BIN) eval $(if $(V),-v) $(EVAL_DIR)
+eval: $(BIN) ## score the terms reader on the labelled real terms in ../shared/realweb/terms and terms-2, each and together (EVAL_DIRS="DIR ..." for others; V=1 lists misses, noise, decoys and false objections)
+	$(BIN) eval $(if $(V),-v) $(EVAL_DIRS)
 
 site: $(BIN) ## crawl the real list (sites.toml) into batches/, then build public/
 	$(BIN) crawl -sites $(SITES) -batches $(BATCHES)

@@ -54,7 +54,7 @@ func commands() []command {
 		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
 		{"evidence", "verify [-batches batches] [-from FILE] [BATCH...] | merge -batches STORE [-new FILE] ARTIFACT... | needs [-sites sites.toml] [-batches batches] [-content content]", "re-read every WARC record and check digests and manifests; merge shard uploads into the store, write once; list the batches a build needs whole", runEvidence},
 		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
-		{"eval", "[-v] [DIR]", "score the terms reader on a labelled folder (default ../shared/realweb/terms)", runEval},
+		{"eval", "[-v] [DIR ...]", "score the terms reader on labelled folders, each and together (default: ../shared/realweb/terms and terms-2, those that exist)", runEval},
 		{"check-site", "[-dir public] [-base-url URL]", "check the built website: well-formed pages, every internal link resolves", runCheckSite},
 		{"fixture", "-dir DIR [-stage N] [-sites sites.toml]", "serve the embedded fixture web on loopback for crawls in other processes", runFixture},
 		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it in two batches (it changes in between), build public/", runDemo},
