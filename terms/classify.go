@@ -37,6 +37,7 @@ type Sentence struct {
 	Order int `json:"-"`
 
 	aboutContent bool // names content or data as what the sentence is about
+	aboutSite    bool // names the site, its content or its service
 }
 
 // The kinds of objecting terms.
@@ -52,7 +53,7 @@ const (
 // is on a topic at all (firstWeak reads licenceWeak): one of them must
 // match before every list is matched. A list added to that test is added
 // here.
-var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, apiCues}
+var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, apiCues, humanUseCues}
 
 // classify reads one piece. ok is false when the piece speaks of none of
 // our topics, or only of the user's content or the service's own doings.
@@ -73,7 +74,14 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	lic, licW, isLic := firstHit(ws, licenceStrong)
 	weak, weakW, isWeak, weakSite := firstWeak(ws)
 	api, apiW, isAPI := firstHit(ws, apiCues)
-	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) {
+	// "intended to be used by persons through a browser", "must be
+	// through genuine human interactions": a reservation against
+	// automated use, in other words
+	humanW, human := humanOnly(ws)
+	if human && !isScrape {
+		scrape, scrapeW, isScrape = hit{}, humanW, true
+	}
+	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) || stewardNotice(ws) {
 		return s, false
 	}
 	// the lead-in and its own lead-in decide what an item means
@@ -99,7 +107,8 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		// robots and automated means count when the sentence speaks of
 		// taking content: "use robots to access the site", not "to contact
 		// members" or "to create accounts"
-		if h, w, ok := firstHit(ws, robotCues); ok && takesContent(ws) {
+		_, _, others := firstHit(ws, othersWorks)
+		if h, w, ok := firstHit(ws, robotCues); ok && takesContent(ws) && !others {
 			scrape, scrapeW, isScrape = h, w, true
 		}
 	}
@@ -123,6 +132,9 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	_, _, third := firstHit(ws, thirdParty)
 
 	stance, stanceW, actor := stanceOf(ws)
+	if human && stance != Prohibits {
+		stance, stanceW, actor = Prohibits, humanW, ""
+	}
 	if stance == "" || stance == Permits {
 		// a list's lead-in governs its items: a permission inside an item
 		// is an exception to the rule ("except that search engines may…")
@@ -138,6 +150,16 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	}
 	subject, subjectW := SubjectSite, ""
 	readerBound := stance == Prohibits && (aiAct || isScrape)
+	if readerBound {
+		// what is protected decides too: a rule that keeps the user's own
+		// data from training or collection ("not use your data for their
+		// own AI training", "shall not use Customer Content to train") is
+		// the service's promise to its users, not a reservation of the
+		// site's content
+		if _, w, ok := firstHit(ws, userDataCues); ok {
+			readerBound, actor, stanceW = false, SubjectUser, w
+		}
+	}
 	if isAI && !readerBound {
 		if i := wordIndex(ws, "your"); i >= 0 {
 			actor = SubjectUser // AI and the user's own content: the service's use of it
@@ -180,7 +202,8 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		s.Topic, topicW, topicAt = TopicAI, aiW, ai
 	case isScrape:
 		s.Topic, topicW, topicAt = TopicScraping, scrapeW, scrape
-	case isWeak && stance == Prohibits && weakSite:
+	case isWeak && stance == Prohibits && (weakSite || weak.i <= 3 && !userNamed(ws)), // "Uautorisert kopiering … er ikke tillatt"
+		isWeak && stance == Permits && weakSite && !userNamed(ws): // "you are allowed to copy … data sets"
 		s.Topic, topicW, topicAt = TopicLicence, weakW, weak
 	default:
 		return s, false
@@ -197,6 +220,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		}
 	}
 	_, _, s.aboutContent = firstHit(ws, contentWords)
+	s.aboutSite = s.aboutContent || aboutSite(ws)
 	s.Score = score(s, isLic && licenceNamed(ws))
 	if utf8.RuneCountInString(s.Text) > maxQuoteRunes {
 		s.Text, s.CutBefore, s.CutAfter = clause(p.text, ws, topicAt.i)
@@ -254,9 +278,10 @@ func licenceShown(ws words, stance string) bool {
 		// a licence to use the service or the app is not a licence to
 		// reuse its content
 		_, _, content := firstHit(ws, contentWords)
-		return content
+		_, _, reuse := firstHit(ws, reuseGrants)
+		return content || reuse
 	}
-	return aboutSite(ws)
+	return contentObject(ws)
 }
 
 // licenceStatus reports whether a sentence is about the licence of
@@ -278,7 +303,27 @@ func licenceStatus(ws words) bool {
 	return false
 }
 
-var reservedCues = compile("all rights reserved", "rights reserved", "alle rettigheter", "rettigheter forbeholdt", "protected by copyright", "beskyttet av opphavsrett*", "opphavsrettslig beskyttet")
+var reservedCues = compile("all rights reserved", "rights reserved", "rettigheter forbeholdt", "rettigheter ~ forbeholdes|reservert", "rettigheder forbeholdes", "rättigheter förbehållna", "protected by copyright", "beskyttet av opphavsrett*", "opphavsrettslig beskyttet")
+
+// contentObject reports whether a sentence names the site's content as
+// what it is about, not only the service: "resell or redistribute the
+// Services" is a rule about the service, "copy any content of the site" one
+// about its content.
+func contentObject(ws words) bool {
+	if _, _, ok := firstHit(ws, contentWords); ok {
+		return true
+	}
+	for _, h := range allHits(ws, siteObjects) {
+		if !serviceWords[ws.w[h.j]] {
+			return true
+		}
+	}
+	return false
+}
+
+// serviceWords name the service rather than its content.
+var serviceWords = map[string]bool{"service": true, "services": true, "platform": true, "app": true, "application": true, "tjenesten": true, "tjenestene": true,
+	"tjenester": true, "appen": true, "tjänsten": true, "tjänsterna": true, "tjenesterne": true}
 
 func aboutSite(ws words) bool {
 	_, _, ok := firstHit(ws, siteObjects)
@@ -313,6 +358,9 @@ func stanceOf(ws words) (stance, word, actor string) {
 	// will not use your content without your consent" the later "without
 	// consent" belongs to the service's promise.
 	for _, h := range allHits(ws, prohibitCues) {
+		if w, ok := negatedProhibition(ws, h); ok {
+			return Permits, w, "" // "is not prohibited", "ikke forbudt", "permitted without consent"
+		}
 		switch bindsWhom(ws, h) {
 		case "reader":
 			return Prohibits, ws.span(h.i, h.j), ""
@@ -323,7 +371,10 @@ func stanceOf(ws words) (stance, word, actor string) {
 	if w, ok := noneMay(ws); ok {
 		return Prohibits, w, ""
 	}
-	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) {
+	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) && !limited(ws, h) {
+		if grantor(ws, h) {
+			return Permits, w, SubjectService // "Replit will be free to use … the Suggestions"
+		}
 		return Permits, w, ""
 	}
 	return "", "", ""
@@ -341,6 +392,12 @@ var modalNegations = map[string]bool{
 // train"), or "" when it is no prohibition at all ("if you do not agree").
 func bindsWhom(ws words, h hit) string {
 	first := ws.w[h.i]
+	if strings.HasPrefix(first, "förbehåll") && h.i >= 1 && ws.w[h.i-1] == "med" {
+		return "" // "Med förbehåll för villkoren": subject to, no reservation
+	}
+	if first == "not" && h.i >= 1 && (ws.w[h.i-1] == "as" || ws.w[h.i-1] == "order") {
+		return "" // "so as not to mislead", "in order not to": a purpose
+	}
 	if (first == "without" || first == "uten") && h.i >= 2 && (ws.w[h.i-1] == "or" || ws.w[h.i-1] == "eller") && (ws.w[h.i-2] == "with" || ws.w[h.i-2] == "med") {
 		return "" // "with or without your consent": no condition at all
 	}
@@ -369,6 +426,12 @@ func bindsWhom(ws words, h hit) string {
 	// unique" describes, forbids nothing
 	if h.j+1 < len(ws.w) && (ws.w[h.j+1] == "be" || ws.w[h.j+1] == "bli") {
 		if h.j+2 < len(ws.w) && participle(ws.w[h.j+2]) {
+			if (first == "will" || first == "won't") && !permissionWords[ws.w[h.j+2]] {
+				// "new conversations will not be used to train our
+				// models": what will happen, the service's promise; "will
+				// not be tolerated" is still a rule
+				return "service"
+			}
 			return "reader"
 		}
 		return ""
@@ -415,11 +478,15 @@ func bindsWhom(ws words, h hit) string {
 	return "reader"
 }
 
+// permissionWords after "will not be" make it a rule, not a promise.
+var permissionWords = map[string]bool{"permitted": true, "allowed": true, "tolerated": true, "accepted": true, "authorized": true, "authorised": true, "granted": true}
+
 // hypothetical modals before a verb of prohibiting make it a supposition.
 var hypothetical = map[string]bool{"would": true, "could": true, "might": true, "ville": true, "kunne": true}
 
 // stateVerbs after "do not" state a fact rather than forbid an act.
-var stateVerbs = map[string]bool{"acquire": true, "have": true, "own": true, "need": true, "require": true, "receive": true, "obtain": true, "get": true, "agree": true, "apply": true, "guarantee": true}
+var stateVerbs = map[string]bool{"acquire": true, "have": true, "own": true, "need": true, "require": true, "receive": true, "obtain": true, "get": true, "agree": true, "apply": true, "guarantee": true,
+	"include": true, "constitute": true, "cover": true, "affect": true, "imply": true, "entitle": true, "confer": true, "represent": true, "extend": true}
 
 // serviceNouns name the provider in a defined term ("the Company").
 var serviceNouns = map[string]bool{"company": true, "provider": true, "operator": true, "licensor": true, "controller": true, "publisher": true,
@@ -460,6 +527,50 @@ func negated(ws words, span string) bool {
 	for _, f := range strings.Fields(strings.ToLower(span)) {
 		switch strings.Trim(f, ",.;:") {
 		case "not", "ikke", "ikkje", "inte", "no", "never", "without":
+			return true
+		}
+	}
+	return false
+}
+
+// grantor reports whether the one a permission is given to is the
+// service itself: "we may use", "Acme will be free to use", "the Company
+// may reproduce".
+func grantor(ws words, h hit) bool {
+	for k := h.i; k <= h.j; k++ {
+		if grantVerb(ws.w[k]) {
+			return false // "we grant you", "Acme hereby grants": the subject gives
+		}
+	}
+	i := h.i - 1
+	for i >= 0 && (modalWords[ws.w[i]] || ws.w[i] == "be" || ws.w[i] == "is" || ws.w[i] == "are" || adverbs[ws.w[i]]) && !clauseStart(ws, i) {
+		i--
+	}
+	if h.i < len(ws.w) && (weWords[ws.w[h.i]] || serviceNouns[ws.w[h.i]]) {
+		return true // the cue starts with its subject: "we may …"
+	}
+	if i < 0 || i+1 < h.i && clauseStart(ws, i) {
+		return false
+	}
+	return weWords[ws.w[i]] || serviceNouns[ws.w[i]]
+}
+
+// grantVerb reports whether a word is a verb of giving a right.
+func grantVerb(w string) bool {
+	for _, p := range []string{"grant", "gir", "giver", "gis", "bevilj", "meddel", "licens", "lisens", "erhverv", "dedicat", "waive"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// limited reports whether a permission is a limit: "may only use",
+// "kan kun brukes": it says what is not allowed beyond it.
+func limited(ws words, h hit) bool {
+	for k := h.i; k <= h.j+1 && k < len(ws.w); k++ {
+		switch ws.w[k] {
+		case "only", "solely", "kun", "bare", "endast", "enbart", "utelukkende":
 			return true
 		}
 	}
@@ -601,10 +712,28 @@ var (
 	modalWords = map[string]bool{"may": true, "shall": true, "can": true, "must": true, "will": true, "kan": true, "skal": true, "må": true, "får": true, "should": true}
 )
 
+// construed reports whether the modal at j is followed by a verb of
+// interpreting: "may be construed as", "kan tolkes som", "kan opfattes".
+func construed(ws words, j int) bool {
+	for k := j + 1; k < len(ws.w) && k <= j+3; k++ {
+		switch ws.w[k] {
+		case "construed", "interpreted", "deemed", "read", "tolkes", "tolkas", "opfattes", "forstås", "anses":
+			return true
+		}
+	}
+	return false
+}
+
+// comparatives after "no" make it an adverb: "no longer", "no more".
+var comparatives = map[string]bool{"longer": true, "more": true, "later": true, "less": true, "sooner": true, "lenger": true, "lengre": true, "längre": true, "længere": true}
+
 func noneMay(ws words) (string, bool) {
 	for i, w := range ws.w {
 		if !noneWords[w] {
 			continue
+		}
+		if i+1 < len(ws.w) && comparatives[ws.w[i+1]] {
+			continue // "can no longer be identified": a fact, not a rule
 		}
 		if i > 0 && modalWords[ws.w[i-1]] && !clauseStart(ws, i-1) {
 			return ws.span(i-1, i), true
@@ -617,6 +746,9 @@ func noneMay(ws words) (string, bool) {
 				break
 			}
 			if modalWords[ws.w[j]] {
+				if construed(ws, j) {
+					break // "Nothing … may be construed as …": how to read, not a rule
+				}
 				return ws.span(i, j), true
 			}
 		}

@@ -36,6 +36,8 @@ var scrapingCues = compile(
 	"automated|automatic|automatically ~ access*|collect*|extract*|retriev*|download*|copy*|quer*|request*|use|usage|harvest*|gathering|reading",
 	"non human", "nonhuman", "systematic|systematically ~ retriev*|collect*|extract*|download*|copy*|access*|gather*",
 	"data gathering", "data extraction", "screen scrap*", "bulk download*", "mass download*",
+	"large scale|mass|bulk|wholesale|systematic|systematically ~ copying|copy|copies|download*|retriev*|collect*|extract*|harvest*|reproduc*",
+	"storskala|masse|massiv|systematisk* ~ kopiering|kopiere|nedlasting*|innsamling*|uttrekk*|nedladdning*|kopiering|indsamling*",
 	// Scandinavian
 	"edderkopp*", "skrap*", "skrab*", "skrapa*", "datautvinning*", "datainnsamling*", "dataindsamling*", "datahøsting*", "innhøsting*", "høsting",
 	"automati* ~ tilgang*|innsamling*|innhenting*|bruk|bruken|nedlast*|henting|spørring*|forespørsl*|åtkomst|insamling*|hämtning|indsamling",
@@ -54,7 +56,7 @@ var scrapingCues = compile(
 var robotCues = compile(
 	"robot*", "bot", "bots", "botnet*", "web robot*",
 	"automated|automatic|automation ~ means|device*|system*|process*|tool*|software|script*|technolog*|method*|program*|agent*|manner",
-	"computer program*", "retriev*|collect|collects|collecting|collection|extract*|gather*|download* ~ data|content|information|material*",
+	"computer program*", "retriev*|collect|collects|collecting|collection|extract*|gather* ~ data|content|information|material*",
 	"automati* ~ system*|verktøy*|midler|måte|måter|program*", "datainnsamlings",
 )
 
@@ -65,7 +67,7 @@ var aiActionCues = compile(
 	"train|trains|training|trained ~ model*|ai|algorithm*|system*|llm*|network*|dataset*|machine*|artificial",
 	"model|models ~ training", "develop*|build*|creat*|improv* ~ model*|ai|llm*|artificial|machine|algorithm*", "text and data mining", "text ~ data mining", "tdm", "text mining",
 	"machine learning ~ purpose*|system*|application*", "input* ~ into|to ~ ai|model*|artificial|machine",
-	"tren* ~ modell*|ki|ai|algoritm*|språkmodell*|system*", "træn* ~ modell*|ki|ai", "träna* ~ modell*|ai", "utvikl* ~ modell*|ki|ai",
+	"tren* ~ modell*|ki|ai|algoritm*|språkmodell*|system*|kunstig*|maskin*", "træn* ~ modell*|ki|ai|kunstig*", "träna* ~ modell*|ai|artificiell*", "utvikl* ~ modell*|ki|ai",
 	"tekst og datautvinning", "tekst og datautvinning*", "text och datautvinning", "maskinlæring",
 )
 
@@ -73,7 +75,7 @@ var aiActionCues = compile(
 var aiCues = compile(
 	"artificial intelligence", "machine learning", "deep learning", "ai", "a i", "genai", "llm", "llms", "ml",
 	"train|trains|training|trained ~ model*|ai|algorithm*|system*|llm*|network*|dataset*|data|machine*",
-	"model|models ~ training", "develop|build|create|improve ~ model*|ai|llm*", "language model*", "neural network*", "foundation model*",
+	"model|models ~ training", "develop*|build*|creat*|improv* ~ model*|ai|llm*", "language model*", "neural network*", "foundation model*",
 	"generative", "text and data mining", "text ~ data mining", "tdm", "text mining",
 	// Scandinavian
 	"kunstig intelligens", "ki", "maskinlæring", "maskinlæring*", "maskininlärning*", "artificiell intelligens", "dyp læring",
@@ -89,6 +91,20 @@ var licenceStrong = compile(
 	"intellectual property", "rights reserved", "reserves all rights", "reserve all rights", "reuse*", "re use*", "reusing",
 	"lisens", "lisensen", "lisenser", "lisensiert", "lisensiere*", "lisensvilkår*", "opphavsrett*", "opphavsrätt*", "upphovsrätt*", "ophavsret*", "åndsverk*", "immaterielle rettigheter", "immaterielle rettar",
 	"rettigheter forbeholdt", "rettigheder forbeholdes", "gjenbruk*", "viderebruk*", "videreformidl*", "licens", "licensen", "licensierad*", "återanvänd*", "genbrug*",
+	"licenser", "licenserede", "licenseret", "licensgiver*", "licensgivare*", "licensrätt*", "licensmaterial*", "lisensgiver*", "lisensiert*",
+	// reuse granted without a licence's name (reuseGrants)
+	"free to ~ adapt|copy|reuse|share|modify|redistribute|reproduce|remix|distribute",
+	"freely|fritt|frit|openly|åpent ~ available|tilgjengelig|tilgjengeleg|tillgänglig|tilgængelig|usable|reusable ~ for",
+	"open|opne|åpne|åpen|åpent|öppna|öppen|åbne|åben ~ for ~ reuse|gjenbruk|viderebruk|återanvändning|genbrug",
+)
+
+// reuseGrants grant reuse of what a sentence speaks of by their
+// construction, whatever its object is called: "you are free to adapt and
+// use them", "fritt tilgjengelig for bruk i egne tjenester".
+var reuseGrants = compile(
+	"free to ~ adapt|copy|reuse|share|modify|redistribute|reproduce|remix|distribute",
+	"freely|fritt|frit|openly|åpent ~ available|tilgjengelig|tilgjengeleg|tillgänglig|tilgængelig|usable|reusable ~ for",
+	"open|opne|åpne|åpen|åpent|öppna|öppen|åbne|åben ~ for ~ reuse|gjenbruk|viderebruk|återanvändning|genbrug",
 )
 
 var licenceWeak = compile(
@@ -100,6 +116,7 @@ var licenceWeak = compile(
 var apiCues = compile(
 	"api", "apis", "application programming interface*", "feed", "feeds", "rss", "oai pmh", "data dump*", "bulk data", "data export*", "export* ~ data|dataset*|csv|json",
 	"dataset*", "open data", "endpoint*", "sdk", "sdks", "webhook*", "api key*", "csv", "json",
+	"tilbyr|tilbyder|erbjuder|offers|publishes|publiserer|publicerar ~ data|datasett*|datasets|dataset",
 	"apiet", "apien", "grensesnitt*", "datasett*", "åpne data", "eksport* ~ data|datasett*|csv", "endepunkt*", "maskinlesbar*", "maskinläsbar*", "öppna data",
 )
 
@@ -109,12 +126,18 @@ var prohibitCues = compile(
 	"may not", "must not", "shall not", "will not", "cannot", "can not", "should not", "do not", "don't", "won't", "shan't", "mustn't",
 	"may in no ~ event|case|way", "not permitted", "not allowed", "not authori*", "not be permitted", "prohibit*", "forbid*", "forbidden",
 	"unauthori*", "without ~ consent|permission|authori*|approval|licen*|agreement", "agree not", "agree ~ not to", "not to", "never", "refrain from", "no one may", "nobody may",
-	"is not to be", "are not to be", "reserv* ~ right* ~ mining|tdm|training|train", "opt* out ~ mining|tdm|training",
+	"is not to be", "are not to be", "reserv* ~ right* ~ mining|tdm|training|train", "opt* out ~ text|mining|tdm",
+	// a rule stated by its consequence: "… may result in the termination
+	// of your account", "… kan leda till avstängt konto"
+	"result* in ~ termination|suspension|ban|banning|removal|closure|blocking", "lead* to ~ termination|suspension|ban|blocking",
+	"føre* til ~ utestenging|stenging|sperring|avstenging|utelukkelse|oppsigelse", "leda* till ~ avstängning|avstängt|avstängda|uteslutning|spärr*",
+	"medfør* ~ lukning|udelukkelse|spærring|utestenging|stenging",
 	"except as ~ permitted|authori*|provided", "other than as ~ permitted|authori*|provided", "all rights reserved",
 	// Scandinavian
 	"å ikke", "å ikkje", "at ikke", "att inte", "nor may", "nor shall",
 	"ikke tillatt*", "ikkje tillate*", "ikke lov", "ikkje lov", "forbudt", "forbode", "forbud*", "kan ikke", "kan ikkje", "må ikke", "må ikkje",
 	"skal ikke", "skal ikkje", "har ikke lov", "ikke å", "ikkje å", "ikke bruke", "ulovlig*", "uautoriser*",
+	"inte att", "ikke at",
 	"uten ~ samtykke|tillatelse|godkjenning|løyve|avtale", "utan ~ samtykke|løyve|medgivande|tillstånd|samtycke", "uden ~ samtykke|tilladelse",
 	"ikke tilladt", "ikke tilladt*", "får inte", "får ej", "inte tillåt*", "förbjud*", "forbeholder*", "förbehåll*",
 	"ikke hent*|kopier*|bruke|samle*|gjengi*|skrap*|distribu*|misbruk*|publiser*|videreformidl*", "ikkje hent*|kopier*|bruke|samle*",
@@ -130,17 +153,31 @@ var permitCues = compile(
 	"lisensiert under", "lisensieres under", "tilgjengelig under", "tilgjengeleg under", "kan fritt", "fritt", "fri bruk", "fri til",
 	"kan ~ brukes|gjenbrukes|kopieres|lastes|deles|viderebrukes", "du kan ~ bruke|gjenbruke|kopiere|laste|dele", "har lov til", "er tillatt*",
 	"you grant", "you hereby grant", "du gir oss", "gir deg", "gis du", "frit", "licensierad* under", "får ~ använda|kopiera|återanvända", "gratis",
+	// who grants, to whom, what: "X hereby grants User a licence", "we
+	// grant you a right", "Customer may use", "is licensed under CC BY"
+	"hereby grant*", "grant* ~ you|user|users|licensee|customer|developer*", "is granted", "are granted", "hereby granted",
+	"you are ~ allowed|permitted|entitled|welcome ~ to", "allowed to ~ use|copy|reuse|share|download|reproduce|redistribute|modify|adapt",
+	"anyone|everyone|customer|customers|licensee|licensees|developer|developers|users ~ may|can ~ use|copy|reuse|access|download|share|replicate|retrieve|query|integrate|redistribute|reproduce|adapt|modify",
+	"you may ~ replicate|retrieve|query|integrate|embed|display|modify|print|store|publish|distribute|index|mirror|build|apply|link|create",
+	"under ~ cc|creative|nlod|odbl|cc0", "under norsk lisens",
+	"open|opne|åpne|åpen|åpent|öppna|öppen|åbne|åben ~ for ~ reuse|gjenbruk|bruk|viderebruk|återanvändning|genbrug|use",
+	"gir ~ deg|dig|dere", "giver ~ dig", "beviljar*", "meddeler ~ dig", "erhverver du", "du har ~ rett til", "du får ~ bruke|kopiere|dele|gjenbruke",
+	"må gerne", "frit ~ bruge|kopiere|anvende|dele", "fritt ~ använda|kopiera|bruke|gjenbruke",
+	"free to ~ adapt|copy|reuse|share|modify|redistribute|reproduce|remix|distribute|download|use",
 )
 
 // userCues mark the user's content licensed to the service, or the
 // user's own rights in it.
 var userCues = compile(
-	"you grant", "you hereby grant", "you give us", "you give", "grant* ~ us", "grant* ~ to us", "grant* ~ company|the company", "licen* ~ to us",
+	"you grant", "you hereby grant", "you give us", "you give", "grant* ~ us", "grant* ~ to us", "grant* ~ company|provider|operator|licensor", "licen* ~ to us",
 	"your content", "your user content", "user content", "content you ~ submit*|post*|upload*|provide*|share*|create*|make",
 	"your data", "your input*", "your prompt*", "your feedback", "feedback", "submissions", "customer content", "customer data", "customer property",
 	"your materials", "you provide", "you submit", "you own", "you retain", "your own", "your conversations", "your information",
+	"user data", "users data", "personal data", "personal information", "granted by you", "grant* by you", "personopplysning*", "personuppgift*", "personoplysning*",
 	"du gir oss", "du gir", "gir oss", "ditt innhold", "dine data", "ditt bidrag", "dine bidrag", "bidragslisens", "innhold ~ du ~ laster|legger|sender|deler",
-	"du er skaperen", "du eier", "ditt eget",
+	"du er skaperen", "du eier", "ditt eget", "suggestions",
+	"dataene dine", "innholdet ditt", "innhaldet ditt", "samtalene dine", "opplysningene dine", "dina uppgifter", "dina data", "ditt innehåll",
+	"dine oplysninger", "dit indhold",
 )
 
 // serviceCues mark what the service itself does: its own AI, its
@@ -151,8 +188,14 @@ var serviceCues = compile(
 	"we ~ train*", "to train our", "train* ~ our ~ model*", "automatically renew*", "auto renew*", "automatic renewal*", "recurring payment*", "renew automatically",
 	"automatically ~ charged|billed|renew*|create*|deducted|debited", "automated decision*", "automated processing", "automated individual", "profiling",
 	"automatically generated", "generated automatically", "automated tools", "automated systems to", "automated moderation", "our automated",
-	"vi bruker ~ ki|kunstig|maskinlæring|automati*", "fornyes automatisk", "automatisk fornye*", "automatisk ~ fornyet|trekk*|belast*", "automatiserte avgjørelser", "automatiserte beslutninger",
+	"vi bruker ~ ki|kunstig|maskinlæring|automati*", "used|processed|utilized|brukt|brukes|benyttes|anvendt ~ by|av|af ~ us|oss|os",
+	"we|vi ~ use|using|process|bruke|bruker|använder|anvender ~ for|til|för ~ training|trening|träning|træning|model|ai|ki", "fornyes automatisk", "automatisk fornye*", "automatisk ~ fornyet|trekk*|belast*", "automatiserte avgjørelser", "automatiserte beslutninger",
 )
+
+// othersWorks mark a sentence about other people's works (piracy, their
+// rights): automated means in it are no rule about the site's content.
+var othersWorks = compile("another person*", "other person*", "other people*", "pirat*", "copyrighted work*", "third party ~ work*|content|material*",
+	"andres ~ verk*|innhold|rettigheter", "piratkopi*")
 
 // accountCues name account creation: bots that register accounts are a
 // rule about accounts, not about collecting content.
@@ -182,6 +225,12 @@ var licenceOffTopic = compile(
 	"export*|import* ~ regulation*|laws|sanction*", "third party licen*",
 	"notice", "notices", "merknad*", "copyright owner*", "good faith", "liability", "liable", "indemnif*", "warrant*", "damages",
 	"virus*", "malware", "malicious", "in no event",
+	// what users post, and rules on their credentials: not reuse of the
+	// site's content
+	"defamatory", "obscene", "pornograph*", "personally identifiable", "personal information", "personal data",
+	"personopplysning*", "personuppgift*", "credential*", "api key*", "login*", "password*", "passord*",
+	// getting round technical protection, third parties' products and rights
+	"circumvent*", "omgå*", "kringgå*", "bypass*", "third party ~ product*|software|service*|right*", "of third part*", "andres rettigheter",
 	// a licence that is no permission to reuse anything: a driving licence
 	"driver* licen*", "driving licen*", "licen* plate*", "førerkort*",
 	// the rights of others, not the site's: a rule against infringing them
@@ -195,7 +244,7 @@ var licenceOffTopic = compile(
 // softwareCues mark a licence for software or an app; it is about the
 // site's content only when the sentence also speaks of content ("the
 // content, such as the software, text, photos …").
-var softwareCues = compile("mobile software", "the software", "software licen*", "this software", "open source", "compiled code", "app store", "eula",
+var softwareCues = compile("mobile software", "the software", "programvare*", "kildekode*", "source code", "software licen*", "this software", "open source", "compiled code", "app store", "eula",
 	"end user licen*", "programvaren", "licensed application")
 
 // siteObjects name the site's content or service as what a rule is about.
@@ -204,6 +253,7 @@ var siteObjects = compile(
 	"content|material*|data|information ~ from|on|of|available", "any ~ portion*|part*|content", "portion* of", "part of", "member content", "proprietary materials",
 	"services", "service", "site", "website", "materials", "metadata", "database", "databases",
 	"nettstedet", "nettsiden*", "tjenesten*", "innholdet", "innhold", "deler av", "materialet", "databasen", "appen", "dataene", "data",
+	"indholdet", "indhold", "innehållet", "innehåll", "tjänsten", "tjänsterna", "webbplatsen", "hjemmesiden", "materialer", "materiale",
 )
 
 // apiOffered mark an API, feed or export the site offers ("available via
@@ -211,6 +261,10 @@ var siteObjects = compile(
 var apiOffered = compile(
 	"available", "provided to you", "provide you", "offer*|offers ~ api*|feed*|export*", "via our", "through our", "in our", "our api*", "free of charge", "free to use", "open api*",
 	"tilbyr", "tilgjengelig*", "tilbys", "gjennom vårt|vår|våre", "ment for", "gratis", "åpent|åpne api*",
+	// an offer in the words of a download page: "Her finner du datafiler i
+	// CSV-format", "you can download the data", "using the Public APIs"
+	"her finner du", "här hittar du", "her finder du", "here you|you'll ~ find", "you can|may ~ find|download|retrieve|query|access|replicate",
+	"du kan ~ laste ned|hente|finne|bruke", "kan lastes ned", "last ned", "ladda ner", "hent* ~ data|datasett*", "public api*", "offentlig* api*", "using the ~ api*",
 )
 
 // thirdParty marks an API or licence of someone else.
@@ -221,7 +275,9 @@ var thirdParty = compile("google", "apple", "third party", "third parties", "tre
 var tradeMarks = compile("trademark*", "trade mark*", "trade dress", "service mark*", "logo", "logos", "slogan*", "trade name*", "varemerke*", "kjennetegn*",
 	"app", "apps", "decompil*", "reverse engineer*", "disassembl*", "object code", "security technolog*", "technological measure*")
 
-var contentWords = compile("content", "contents", "material", "materials", "data", "innhold*", "innholdet", "metadata", "database*", "information")
+var contentWords = compile("content", "contents", "material", "materials", "data", "innhold*", "innholdet", "metadata", "database*", "information", "indhold*", "innehåll*",
+	"informasjon*", "opplysning*", "oplysning*", "uppgifter", "datafil*", "dataset*", "datasett*",
+	"articles", "artiklene", "artiklane", "artiklarna", "artiklerne", "artikler", "artiklar", "materialet", "materiale", "materialer", "materialene", "materialen", "licensmaterial*")
 
 // allLists are every cue list: a sentence is matched against all of them
 // in one pass (cue.go). A list missing here is a programming error that
@@ -229,5 +285,5 @@ var contentWords = compile("content", "contents", "material", "materials", "data
 var allLists = []*cueList{
 	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
 	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
-	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues, softwareCues,
+	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues, softwareCues, humanUseCues, userDataCues, reuseGrants, othersWorks,
 }

@@ -3,6 +3,7 @@ package terms
 import (
 	"cmp"
 	"slices"
+	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
 )
@@ -43,8 +44,8 @@ func Read(blocks []extract.Block, hint string) Reading {
 			continue
 		}
 		s, ok := classify(p, &buf)
-		if !ok {
-			continue
+		if !ok || strings.HasSuffix(p.text, ":") && s.Stance == Describes {
+			continue // a lead-in is quoted for what it rules, not for naming a topic
 		}
 		key := s.LeadIn + "\x00" + s.Text
 		if seen[key] {
@@ -72,7 +73,10 @@ func shown(s Sentence) bool {
 	case s.Topic == TopicAI || s.Topic == TopicScraping:
 		// an AI sentence about the site's content is shown, deciding
 		// nothing (§2.8); a grant or a mention of automation decides nothing
-		return s.Stance == Prohibits || s.Topic == TopicAI && s.aboutContent
+		// as is a grant that names the use ("you may apply the Outputs to
+		// … training other models", "scraping of this website is not
+		// prohibited")
+		return s.Stance == Prohibits || s.Topic == TopicAI && s.aboutContent || s.Stance == Permits && s.aboutSite
 	case s.Stance != Describes:
 		return true
 	}

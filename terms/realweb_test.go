@@ -37,9 +37,9 @@ var realTermsBars = []struct {
 	// at most
 	decoys, falseObjections int
 }{
-	{"terms", []string{realTerms}, 1.00, 0.82, 0.97, 0, 5},
-	{"terms-2", []string{realTerms2}, 0.48, 0.46, 0.76, 9, 10},
-	{"both", []string{realTerms, realTerms2}, 0.75, 0.67, 0.89, 9, 15},
+	{"terms", []string{realTerms}, 1.00, 0.81, 1.00, 0, 3},
+	{"terms-2", []string{realTerms2}, 0.82, 0.73, 1.00, 0, 0},
+	{"both", []string{realTerms, realTerms2}, 0.91, 0.78, 1.00, 0, 3},
 }
 
 // TestRealTerms scores the finder on the labelled folders of real terms,

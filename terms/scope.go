@@ -41,6 +41,8 @@ func definition(ws words) bool {
 			return i > 1 && ws.w[i-1] == "shall"
 		case "refers", "refer":
 			return i > 0 && i+1 < len(ws.w) && ws.w[i+1] == "to"
+		case "sige": // Danish: "Licenselementer vil sige …"
+			return i > 1 && ws.w[i-1] == "vil"
 		}
 		if i > 0 && !quoted && clauseStart(ws, i-1) {
 			return false
@@ -50,7 +52,7 @@ func definition(ws words) bool {
 }
 
 // definitionWords are the verbs of a definition.
-var definitionWords = map[string]bool{"means": true, "mean": true, "shall": true, "refers": true, "refer": true, "betyr": true, "menes": true, "betyder": true, "avser": true}
+var definitionWords = map[string]bool{"means": true, "mean": true, "shall": true, "refers": true, "refer": true, "betyr": true, "menes": true, "betyder": true, "avser": true, "vil": true, "sige": true}
 
 // capitalised reports whether word i is written with a capital.
 func capitalised(ws words, i int) bool {
@@ -165,9 +167,18 @@ const weakObjectWindow = 25
 // not be copied", "innholdet kan ikke kopieres"). "use the App … by
 // distributing content relating to scams" copies nothing of the site's.
 func copiesSite(ws words, verb hit) bool {
-	passive := verb.i > 0 && (ws.w[verb.i-1] == "be" || ws.w[verb.i-1] == "been" || ws.w[verb.i-1] == "bli" || ws.w[verb.i-1] == "blir") ||
+	// "may not be downloaded or copied": back over the participles joined
+	// to it, to the "be"
+	k := verb.i - 1
+	for k > 0 && k >= verb.i-4 && (ws.w[k] == "or" || ws.w[k] == "and" || ws.w[k] == "eller" || ws.w[k] == "og" || participle(ws.w[k])) {
+		k--
+	}
+	passive := k >= 0 && (ws.w[k] == "be" || ws.w[k] == "been" || ws.w[k] == "bli" || ws.w[k] == "blir") ||
 		strings.HasSuffix(ws.w[verb.i], "es") && !strings.HasSuffix(ws.w[verb.i], "ies")
 	for _, o := range allHits(ws, siteObjects) {
+		if serviceWords[ws.w[o.j]] {
+			continue // "resell or redistribute the Services": the service, not its content
+		}
 		if o.i > verb.j && o.i <= verb.j+weakObjectWindow && !semicolonBetween(ws, verb.j, o.i) {
 			return true
 		}

@@ -32,33 +32,41 @@ func pieces(blocks []extract.Block) []piece {
 	// last sentence of each block, to find lead-ins
 	lastOf := make([]string, len(blocks))
 	leadOf := make([]string, len(blocks))
+	// openOf is the lead-in still in effect where a block ends: "15.1 You
+	// may not: (i) …" opens a list that the next blocks, "(ii) …", go on
+	openOf := make([]string, len(blocks))
+	parentOf := make([]string, len(blocks))
 	for bi, b := range blocks {
-		ss := splitSentences(b.Text)
+		ss := splitMarkup(b.Text)
 		heading := (b.Box == extract.BoxHeading || b.Box == extract.BoxLabel) && len(ss) <= 1 && utf8.RuneCountInString(b.Text) <= 200
-		menu := b.Nav || (b.Letters > 0 && b.Linked*2 > b.Letters) || isMenuLine(b.Text)
+		// a footer's or a link's full sentence is still a sentence: "Except
+		// where otherwise noted, content on this site is licensed under …"
+		menuLine := isMenuLine(b.Text)
+		navBlock := b.Nav || (b.Letters > 0 && b.Linked*2 > b.Letters)
 		lead, parent := "", ""
 		if b.Box == extract.BoxItem || b.Depth > 0 || bulleted(b.Text) {
-			lead, parent = findLeadIn(blocks, lastOf, leadOf, bi)
+			lead, parent = findLeadIn(blocks, lastOf, leadOf, parentOf, openOf, bi)
 		}
-		leadOf[bi] = lead
+		leadOf[bi], parentOf[bi] = lead, parent
 		// A colon followed by a capital inside a block is a flattened
 		// list: what stands before it introduces every sentence after it.
 		inBlock := ""
 		for _, s := range ss {
+			menu := menuLine || navBlock && !prose(s)
 			p := piece{text: s, block: bi, leadIn: lead, parent: parent}
 			if inBlock != "" {
 				p.leadIn, p.parent = inBlock, lead
 			}
-			if li, rest, ok := cutLeadIn(s); ok && !heading && !menu {
-				out = append(out, piece{text: li, block: bi, leadIn: p.leadIn, parent: p.parent, quotable: false})
+			if li, rest, ok := cutLeadIn(s); ok && !heading && !menu && !exceptionHead(li) {
+				out = append(out, piece{text: li, block: bi, leadIn: p.leadIn, parent: p.parent, quotable: ownSentence(li)})
 				inBlock = li
 				p.text, p.leadIn, p.parent = rest, li, lead
 			}
 			// "you may not (i) …; (ii) …": an enumeration inside one
 			// sentence is a list, its head the lead-in of every item
-			if head, items := enumeration(p.text); len(items) > 0 && !heading && !menu {
+			if head, items := enumeration(p.text); len(items) > 0 && !heading && !menu && !exceptionHead(head) {
 				if head != "" {
-					out = append(out, piece{text: head, block: bi, leadIn: p.leadIn, parent: p.parent})
+					out = append(out, piece{text: head, block: bi, leadIn: p.leadIn, parent: p.parent, quotable: countFields(head, 8) >= 8 && sentenceLike(head)})
 					p.parent, p.leadIn = p.leadIn, head
 				}
 				for _, it := range items {
@@ -67,11 +75,21 @@ func pieces(blocks []extract.Block) []piece {
 					q.quotable = countFields(it, 2) >= 2
 					out = append(out, q)
 				}
+				if head != "" {
+					openOf[bi] = head
+				}
 				continue
 			}
-			p.quotable = !heading && !menu && !strings.HasSuffix(p.text, ":") &&
+			// A sentence that ends in a colon introduces a list; it is a
+			// sentence of its own too when it says something by itself:
+			// "1.1 We grant you a right to access the Services:", an item
+			// "access the Service using any automated means … except:".
+			p.quotable = !heading && !menu && (!strings.HasSuffix(p.text, ":") || ownSentence(p.text)) &&
 				(sentenceLike(p.text) || p.leadIn != "" && countFields(p.text, 2) >= 2)
 			out = append(out, p)
+		}
+		if inBlock != "" {
+			openOf[bi] = inBlock
 		}
 		if len(ss) > 0 {
 			lastOf[bi] = ss[len(ss)-1]
@@ -80,25 +98,113 @@ func pieces(blocks []extract.Block) []piece {
 	return out
 }
 
+// ownSentence reports whether a lead-in says something by itself: eight
+// words or more, not breaking off where its rule's object would stand
+// ("… you will not:", "You agree not to:").
+func ownSentence(lead string) bool {
+	if countFields(lead, 8) < 8 || !sentenceLike(lead) {
+		return false
+	}
+	f := strings.Fields(strings.ToLower(strings.TrimRight(lead, ": ")))
+	last, before := f[len(f)-1], f[len(f)-2]
+	switch {
+	case negationWords[last], negationWords[before] && (last == "to" || last == "å" || last == "att" || last == "at"):
+		return false
+	}
+	return true
+}
+
+// exceptionHead reports whether a list is the exceptions of the rule
+// before it ("access the Service using automated means except: (a) …;
+// (b) …"): the exceptions belong to the rule, which is read whole.
+func exceptionHead(head string) bool {
+	h := strings.ToLower(strings.TrimRight(strings.TrimSpace(head), ":,—–- "))
+	for _, w := range []string{" except", " unless", " other than", " excluding", " unntatt", " med unntak av", " bortsett fra", " utom", " undtagen", " medmindre", " med mindre", " untatt",
+		" provided that", " on condition that", " forutsatt at", " förutsatt att", " forudsat at"} {
+		if strings.HasSuffix(h, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// prose reports whether a sentence is one of prose: eight words or more
+// ending in a full stop.
+func prose(s string) bool {
+	return strings.HasSuffix(s, ".") && countFields(s, 8) >= 8 && sentenceLike(s)
+}
+
 // findLeadIn returns the lead-in of the item in block bi: the last sentence
 // of the nearest block before it that is less deep in lists, or, for a
 // bulleted line, the line before its run of bullets. A heading is never a
 // lead-in, and the search stops there.
-func findLeadIn(blocks []extract.Block, lastOf, leadOf []string, bi int) (lead, parent string) {
+//
+// Items written as paragraphs or as list items of one depth ("11.3 …",
+// "(ii) …") are told apart by their marks: an item of another kind of mark
+// that ends in a colon ("ix. for purposes of:" before "a. …", "YOU AGREE
+// NOT TO:" before "11.1 …") introduces them; an item of the same kind is a
+// sibling, and the lead-in is its own. A block that opened a list inside
+// it ("15.1 You may not: (i) …") goes on introducing the items after it.
+func findLeadIn(blocks []extract.Block, lastOf, leadOf, parentOf, openOf []string, bi int) (lead, parent string) {
 	d := blocks[bi].Depth
+	kind := markKind(blocks[bi].Text)
 	for j := bi - 1; j >= 0 && j >= bi-200; j-- {
 		b := blocks[j]
 		if b.Box == extract.BoxHeading && utf8.RuneCountInString(b.Text) <= 200 {
 			return "", ""
 		}
-		if b.Depth < d || (b.Depth == d && !bulleted(b.Text) && b.Box != extract.BoxItem) {
+		sibling := b.Depth == d && (bulleted(b.Text) || b.Box == extract.BoxItem)
+		if sibling && kind != "" {
+			if k := markKind(b.Text); k == kind {
+				return leadOf[j], parentOf[j]
+			} else if strings.HasSuffix(strings.TrimSpace(lastOf[j]), ":") {
+				return lastOf[j], leadOf[j]
+			}
+		}
+		if b.Depth < d || (b.Depth == d && !sibling) {
 			if s := lastOf[j]; introduces(s) {
 				return s, leadOf[j]
+			}
+			if openOf[j] != "" && kind != "" && kind != markKind(b.Text) {
+				return openOf[j], leadOf[j]
 			}
 			return "", ""
 		}
 	}
 	return "", ""
+}
+
+// markKind names the kind of an item's mark: "(i)" and "iv." are roman,
+// "(a)" and "b)" letters, "3." and "(2)" numbers, "11.4" a numbered
+// section; "•" and dashes are bullets; "" is no mark.
+func markKind(s string) string {
+	s = strings.TrimSpace(s)
+	r, n := utf8.DecodeRuneInString(s)
+	switch r {
+	case '•', '·', '◦', '▪', '‣', '-', '–', '*', '○', '■':
+		return "bullet"
+	}
+	m := s
+	if r == '(' {
+		m = s[n:]
+	}
+	end := strings.IndexAny(m, ".) ")
+	if end <= 0 || end > 6 {
+		return ""
+	}
+	mark := m[:end]
+	if end+1 < len(m) && m[end] == '.' && m[end+1] >= '0' && m[end+1] <= '9' {
+		return "section" // 11.4
+	}
+	switch {
+	case strings.Trim(mark, "ivxlIVXL") == "" && (len(mark) > 1 || strings.ContainsAny(mark, "iI")):
+		return "roman"
+	case strings.Trim(mark, "0123456789") == "":
+		return "number"
+	case len(mark) == 1 && unicode.IsLetter(rune(mark[0])):
+		return "letter"
+	}
+	return ""
 }
 
 // introduces reports whether a sentence can introduce a list: it ends in
@@ -113,10 +219,26 @@ func introduces(s string) bool {
 	switch r {
 	case ':', '-', '–', '—', '…':
 		return true
-	case '.', '!', '?', ';', ')', ']', '"', '”', '»':
+	case '.':
+		// "The User shall not engage in any of the following acts."
+		return announcesList(s)
+	case '!', '?', ';', ')', ']', '"', '”', '»':
 		return false
 	}
 	return utf8.RuneCountInString(s) <= 300
+}
+
+// announcesList reports whether a sentence ending in a full stop still
+// announces the list after it: "… any of the following acts.", "…
+// følgende handlinger.".
+func announcesList(s string) bool {
+	l := strings.ToLower(s)
+	for _, w := range []string{"the following", "følgende", "følgjande", "följande", "as follows", "listed below", "set out below"} {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // cutLeadIn splits "As a user you agree not to: Retrieve data …" into its
@@ -290,6 +412,47 @@ func splitSentences(text string) []string {
 		start = j + 1
 	}
 	return appendTrimmed(out, text[start:])
+}
+
+// splitMarkup is splitSentences for a text that may carry markup as
+// text (the Markdown or JSX source of a page read as plain text): a tag
+// ("<ListItem>", "</p>", "<br/>") ends a block as the element would, so a
+// sentence never runs across it, and no sentence holds one.
+func splitMarkup(text string) []string {
+	if !strings.Contains(text, "<") {
+		return splitSentences(text)
+	}
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '<' {
+			continue
+		}
+		end := tagEnd(text, i)
+		if end < 0 {
+			continue
+		}
+		out = append(out, splitSentences(strings.TrimSpace(text[start:i]))...)
+		start, i = end, end-1
+	}
+	return append(out, splitSentences(strings.TrimSpace(text[start:]))...)
+}
+
+// tagEnd is the end of a tag that starts at i ("<a href=…>", "</b>",
+// "<br />"), or -1 when "<" starts none ("a < b", "<3").
+func tagEnd(text string, i int) int {
+	j := i + 1
+	if j < len(text) && text[j] == '/' {
+		j++
+	}
+	if j >= len(text) || !(text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z') {
+		return -1
+	}
+	k := strings.IndexAny(text[j:], "<>")
+	if k < 0 || text[j+k] != '>' || k > 400 {
+		return -1
+	}
+	return j + k + 1
 }
 
 // closers may follow a sentence's stop; openers may start the next.

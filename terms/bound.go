@@ -1,0 +1,190 @@
+package terms
+
+import "strings"
+
+// The rules below read who a rule binds and what it protects (design
+// §2.5.1): a negated prohibition permits ("is not prohibited", "ikke
+// forbudt", "permitted without our consent"); a licence's steward speaking
+// of itself ("Creative Commons is not a law firm") is not the site's
+// terms; a use reserved to people at a browser reserves the content
+// against automated use; and a rule that keeps the user's own data from
+// training is the service's promise, not the site's objection.
+
+// lexicalProhibition reports whether a word prohibits by its meaning
+// ("prohibited", "forbudt", "förbjuden") rather than by a negation ("may
+// not"): only such a word can itself be negated.
+func lexicalProhibition(w string) bool {
+	for _, p := range []string{"prohibit", "forbid", "forbud", "forbod", "förbjud", "forbyd", "forbyr"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// negationWords negate the word they stand before.
+var negationWords = map[string]bool{
+	"neither": true, "nor": true, "verken": true, "hverken": true, "varken": true,
+	"not": true, "no": true, "never": true, "isn't": true, "aren't": true, "wasn't": true, "don't": true, "doesn't": true,
+	"ikke": true, "ikkje": true, "inte": true, "ej": true, "ingen": true, "intet": true, "inga": true, "inget": true,
+}
+
+// nothingWords as the subject of a prohibiting verb negate it however far
+// it stands ("Nothing in these terms shall be read to prohibit").
+var nothingWords = map[string]bool{"nothing": true, "ingenting": true, "intet": true, "inget": true, "ingenting i": true}
+
+// permitsWithout are the words of a permission that a following "without
+// consent" belongs to ("permitted without our consent", "fritt tillatt
+// uten samtykke").
+var permitsWithout = map[string]bool{
+	"permitted": true, "allowed": true, "free": true, "freely": true, "may": true, "can": true, "welcome": true,
+	"fritt": true, "frit": true, "tillatt": true, "tillate": true, "tillåtet": true, "tillåten": true, "tilladt": true, "lov": true, "kan": true, "får": true,
+}
+
+// negatedProhibition reports whether the prohibition hit h is negated,
+// so that the sentence permits: a negation just before a prohibiting
+// word ("not prohibited", "no prohibition", "ikke forbudt"), a negated
+// modal before one ("we do not prohibit"), "nothing" as its subject, or a
+// "without consent" that follows a permission. It gives the words.
+func negatedProhibition(ws words, h hit) (string, bool) {
+	first := ws.w[h.i]
+	if modalNegations[first] || first == "not" || first == "ikke" || first == "ikkje" || first == "inte" {
+		// "we do not prohibit", "ikke forby": the negation's verb prohibits
+		for k := h.j + 1; k < len(ws.w) && k <= h.j+2; k++ {
+			if lexicalProhibition(ws.w[k]) {
+				return ws.span(h.i, k), true
+			}
+			if clauseStart(ws, k-1) {
+				break
+			}
+		}
+	}
+	if lexicalProhibition(first) {
+		for k := h.i - 1; k >= 0 && k >= h.i-10; k-- {
+			if clauseStart(ws, k) {
+				break
+			}
+			if negationWords[ws.w[k]] && k >= h.i-3 || nothingWords[ws.w[k]] {
+				return ws.span(k, h.j), true
+			}
+		}
+	}
+	if first == "without" || first == "uten" || first == "utan" || first == "uden" {
+		permit := -1
+		for k := h.i - 1; k >= 0; k-- {
+			if negationWords[ws.w[k]] || nothingWords[ws.w[k]] {
+				return "", false // "Neither the name … may be reproduced without permission"
+			}
+			if permit < 0 && k >= h.i-4 && permitsWithout[ws.w[k]] {
+				permit = k
+			}
+			if k > 0 && clauseStart(ws, k-1) {
+				break
+			}
+		}
+		if permit >= 0 {
+			return ws.span(permit, h.j), true
+		}
+	}
+	return "", false
+}
+
+// stewardNotice reports whether a sentence is the notice of a licence's
+// steward about itself: "Creative Commons" as the subject ("Creative
+// Commons er ikke et advokatfirma", "Creative Commons kan kontaktes på …",
+// "Distribution of Creative Commons public licenses does not create …"),
+// not as the name of a licence ("licensed under a Creative Commons
+// Attribution 4.0 licence").
+//
+// The steward is named as a licence's name when a licence element follows
+// ("Creative Commons Attribution", "Creative Commons-lisens") or an
+// article or "under" stands before it ("under a Creative Commons Public
+// License"); anywhere else it is the organisation.
+func stewardNotice(ws words) bool {
+	for i := 0; i+1 < len(ws.w); i++ {
+		if ws.w[i] != "creative" || !strings.HasPrefix(ws.w[i+1], "commons") {
+			continue
+		}
+		if i+2 >= len(ws.w) || licenceElement(ws.w[i+2]) {
+			continue
+		}
+		if i > 0 && licenceArticles[ws.w[i-1]] {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// licenceArticles before "Creative Commons" make it a licence's name.
+var licenceArticles = map[string]bool{"a": true, "an": true, "en": true, "et": true, "ett": true, "ein": true, "eit": true, "under": true}
+
+// licenceElement reports whether a word after "Creative Commons" makes
+// it a licence's name: Attribution, BY, Zero, a version, "licence".
+func licenceElement(w string) bool {
+	switch w {
+	case "attribution", "navngivelse", "namngivelse", "kreditering", "erkännande", "nimeä", "by", "zero", "cc0", "cc", "0", "1", "2", "3", "4":
+		return true
+	}
+	for _, p := range []string{"licen", "lisens", "lizenz"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// humanOnly reports whether a sentence reserves the content or service to
+// people: used by humans, or through a browser, only ("Tjänsten är avsedd
+// att användas av personer och via webbläsare", "intended solely for
+// humans using a web browser"). It gives the words that say so.
+func humanOnly(ws words) (string, bool) {
+	h, w, ok := firstHit(ws, humanUseCues)
+	if !ok {
+		return "", false
+	}
+	browser := false
+	for k := h.i; k <= h.j; k++ {
+		browser = browser || strings.HasPrefix(ws.w[k], "brows") || strings.HasPrefix(ws.w[k], "webbl") || strings.HasPrefix(ws.w[k], "nettle") || strings.HasPrefix(ws.w[k], "webbrow")
+	}
+	for k, x := range ws.w {
+		if (restrictWords[x] || mustWords[x] && !browser) && (k < h.i || k > h.j) {
+			return w, true
+		}
+	}
+	return "", false
+}
+
+// restrictWords limit a use to those named.
+var restrictWords = map[string]bool{
+	"only": true, "solely": true, "exclusively": true, "intended": true, "meant": true, "designed": true,
+	"kun": true, "bare": true, "utelukkende": true, "beregnet": true, "ment": true, "tiltenkt": true, "tiltænkt": true,
+	"endast": true, "enbart": true, "uteslutande": true, "avsedd": true, "avsett": true, "avsedda": true,
+}
+
+// mustWords restrict a use to people when people, not a browser, are
+// named: "all use must be through genuine human interactions".
+var mustWords = map[string]bool{"must": true, "må": true, "skal": true, "måste": true, "skall": true, "shall": true}
+
+// humanUseCues name use by people, or through a browser.
+var humanUseCues = compile(
+	"by|av|af|for ~ humans|mennesker|människor", "human beings",
+	"via|through|gjennom|genom|gennem|using|in|bruker|bruger|använder|use|uses ~ a|an|en|et|ein|web ~ browser*|webbläsare*|nettleser*|webbrowser*|nettlesar*",
+	"via|through|gjennom|genom|gennem|using ~ browser*|webbläsare*|nettleser*|webbrowser*|nettlesar*",
+	"human|manual|manuell|manuel ~ use|access|bruk|brug|användning|åtkomst|tilgang|interaction*|interaksjon*|interaktion*",
+)
+
+// userDataCues name the user's own data as what a rule protects.
+var userDataCues = compile(
+	"your data", "your content", "your user content", "user content", "customer content", "customer data", "your input*", "your prompt*",
+	"your conversations", "your chats", "your information", "your personal data", "your personal information", "your materials", "your uploads",
+	"your files", "your works", "user data", "users data", "their works", "their content",
+	"dine data", "ditt innhold", "dine opplysninger", "dine personopplysninger", "dine samtaler", "kundedata", "kundens ~ data|innhold", "ditt bidrag", "dine bidrag",
+	"dit indhold", "dine oplysninger", "dina data", "dina uppgifter", "dina personuppgifter", "ditt innehåll",
+)
+
+// userNamed reports whether a sentence speaks of the user's content.
+func userNamed(ws words) bool {
+	_, _, ok := firstHit(ws, userCues)
+	return ok
+}

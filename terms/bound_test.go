@@ -1,0 +1,100 @@
+package terms
+
+import "testing"
+
+// The constructions of design §2.5.1, each on sentences written for this
+// test in every language the reader claims: who is bound, negation's
+// scope, grants, a licence's steward, bans in forms a word list misses,
+// and the unsure middle. want is the stance of the sentence shown ("" when
+// nothing is shown), and whether it objects.
+func TestConstructions(t *testing.T) {
+	cases := []struct {
+		name, html string
+		topic      string
+		stance     string // of the sentence shown; "" when none is shown
+		objects    bool
+	}{
+		// Who is bound: a duty the service takes on about its users' data,
+		// or a warning, never objects; a ban on the reader does.
+		{"en promise, future passive", `<p>Once you switch this setting off, your future chats will not be used to train our models.</p>`, "", "", false},
+		{"en promise, named provider", `<p>The Supplier shall not use Customer Content to train or fine-tune any machine learning model.</p>`, "", "", false},
+		{"en promise, processors", `<p>Our subprocessors are required not to use your data for training their own AI models.</p>`, "", "", false},
+		{"en warning to uploaders", `<p>Be aware that third parties may scrape the images you post publicly.</p>`, "", "", false},
+		{"nb promise", `<p>Vi vil ikke bruke samtalene dine til å trene modellene våre.</p>`, "", "", false},
+		{"nn promise", `<p>Vi vil ikkje bruke innhaldet ditt til å trene KI-modellar.</p>`, "", "", false},
+		{"da promise", `<p>Vi bruger ikke dine data til at træne AI-modeller.</p>`, "", "", false},
+		{"sv promise", `<p>Vi kommer inte att använda dina uppgifter för att träna AI-modeller.</p>`, "", "", false},
+		{"en ban on users", `<p>Users must not use the content of this site to train artificial intelligence systems.</p>`, TopicAI, Prohibits, true},
+		{"en impersonal ban", `<p>It is prohibited to use automated tools to copy listings from the site.</p>`, TopicScraping, Prohibits, true},
+		{"nb ban", `<p>Det er ikke tillatt å bruke innholdet på nettstedet til å trene kunstig intelligens.</p>`, TopicAI, Prohibits, true},
+		{"nn ban", `<p>Det er ikkje lov å bruke innhaldet til trening av KI-modellar.</p>`, TopicAI, Prohibits, true},
+		{"da ban", `<p>Det er forbudt at bruge indholdet til at træne AI-modeller.</p>`, TopicAI, Prohibits, true},
+		{"sv ban", `<p>Det är förbjudet att använda innehållet för att träna AI-modeller.</p>`, TopicAI, Prohibits, true},
+
+		// A negated prohibition permits.
+		{"en not prohibited", `<p>Crawling and scraping of this website are not prohibited.</p>`, TopicScraping, Permits, false},
+		{"en nothing prohibits", `<p>Nothing in these terms prohibits text and data mining of the articles on this site.</p>`, TopicAI, Permits, false},
+		{"en permitted without consent", `<p>Automated access to the articles on this site is permitted without our consent.</p>`, TopicScraping, Permits, false},
+		{"en do not prohibit", `<p>We do not prohibit scraping of the public pages of the website.</p>`, TopicScraping, Permits, false},
+		{"nb ikke forbudt", `<p>Skraping av nettstedet er ikke forbudt.</p>`, TopicScraping, Permits, false},
+		{"nb fritt tillatt uten samtykke", `<p>Automatisk innhenting av dataene er fritt tillatt uten samtykke.</p>`, TopicScraping, Permits, false},
+		{"sv inte förbjuden", `<p>Automatiserad insamling av innehållet är inte förbjuden.</p>`, TopicScraping, Permits, false},
+		{"da ikke forbudt", `<p>Automatisk indsamling af indholdet er ikke forbudt.</p>`, TopicScraping, Permits, false},
+
+		// A grant is a construction: who grants, to whom, what.
+		{"en hereby grants", `<p>Acme hereby grants you a non-exclusive licence to access the Acme API.</p>`, TopicAPI, Permits, false},
+		{"en you may … using", `<p>You may download the timetable data using our public API.</p>`, TopicAPI, Permits, false},
+		{"en licensed under", `<p>The statistics are licensed under CC BY 4.0.</p>`, TopicLicence, Permits, false},
+		{"en free to adapt", `<p>You are free to adapt and republish them, also for commercial purposes.</p>`, TopicLicence, Permits, false},
+		{"nb fritt tilgjengelig for bruk", `<p>Informasjonen om rutetidene er fritt tilgjengelig for bruk i egne tjenester.</p>`, TopicLicence, Permits, false},
+		{"nb åpne for viderebruk", `<p>Tabellene er åpne for viderebruk under NLOD.</p>`, TopicLicence, Permits, false},
+		{"nn open for gjenbruk", `<p>Innhaldet er ope for gjenbruk under CC BY 4.0.</p>`, TopicLicence, Permits, false},
+		{"da frit genbrug", `<p>Indholdet må frit genbruges under CC BY 4.0.</p>`, TopicLicence, Permits, false},
+		{"sv får använda", `<p>Du får använda och dela uppgifterna fritt enligt CC BY 4.0.</p>`, TopicLicence, Permits, false},
+
+		// A licence's steward is not the site.
+		{"en steward", `<p>Creative Commons is not a party to this public licence and gives no warranties.</p>`, "", "", false},
+		{"nb steward", `<p>Creative Commons er ikke part i denne lisensen og gir ingen garantier.</p>`, "", "", false},
+		{"sv steward", `<p>Creative Commons kan kontaktas via sin webbplats.</p>`, "", "", false},
+		{"en licence named after its steward", `<p>Content on this site is available under a Creative Commons Attribution licence.</p>`, TopicLicence, Permits, false},
+
+		// Bans in forms a word list misses.
+		{"en engines and agents in a list", `<p>You agree not to:</p><ul><li>deploy any engine, agent, spider or other automated tool to read the site.</li></ul>`, TopicScraping, Prohibits, true},
+		{"en large-scale copying", `<p>Large-scale copying of the listings is prohibited.</p>`, TopicScraping, Prohibits, true},
+		{"en systematic retrieval", `<p>Systematic retrieval of articles from the archive is not allowed.</p>`, TopicScraping, Prohibits, true},
+		{"en people with a browser", `<p>The website is intended solely for people reading it in a web browser.</p>`, TopicScraping, Prohibits, true},
+		{"nb mennesker", `<p>Nettstedet er kun beregnet for mennesker som bruker en nettleser.</p>`, TopicScraping, Prohibits, true},
+		{"sv webbläsare", `<p>Webbplatsen är endast avsedd att användas av människor via en webbläsare.</p>`, TopicScraping, Prohibits, true},
+		{"en by its consequence", `<p>Using scrapers on the site may result in termination of your account.</p>`, TopicScraping, Prohibits, true},
+		{"sv by its consequence", `<p>Automatiserad insamling av innehåll kan leda till avstängning.</p>`, TopicScraping, Prohibits, true},
+		{"en list after a full stop", `<p>Members shall not engage in any of the following acts.</p><ol><li>Harvesting the profiles of other members with bots,</li></ol>`, TopicScraping, Prohibits, true},
+
+		// The unsure middle: on topic, about the site's content, undecided.
+		{"en undecided AI sentence", `<p>The content of this site is sometimes used to train AI models by third parties.</p>`, TopicAI, Describes, false},
+		{"nb undecided AI sentence", `<p>Forlaget har ikke inngått avtaler om bruk av artiklene til trening av kunstig intelligens.</p>`, TopicAI, Describes, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := Read(page(t, "<html><body>"+c.html+"</body></html>"), c.name[:2]) // as the page's lang attribute
+			if !r.Read {
+				t.Fatalf("language %q not read", r.Language)
+			}
+			if c.stance == "" {
+				for _, s := range r.Found {
+					t.Errorf("shown %s/%s objects=%v (words %q): %q; want nothing shown", s.Topic, s.Stance, s.Objects, s.Words, s.Text)
+				}
+				return
+			}
+			if len(r.Found) == 0 {
+				t.Fatalf("nothing shown (others: %+v); want %s/%s", r.Others, c.topic, c.stance)
+			}
+			s := r.Found[0]
+			if s.Topic != c.topic || s.Stance != c.stance || s.Objects != c.objects {
+				t.Errorf("shown %s/%s objects=%v (words %q); want %s/%s objects=%v", s.Topic, s.Stance, s.Objects, s.Words, c.topic, c.stance, c.objects)
+			}
+			if len(s.Words) == 0 {
+				t.Error("no words named as deciding")
+			}
+		})
+	}
+}
