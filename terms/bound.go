@@ -183,6 +183,25 @@ var userDataCues = compile(
 	"dit indhold", "dine oplysninger", "dina data", "dina uppgifter", "dina personuppgifter", "ditt innehåll",
 )
 
+// acceptance reports whether a sentence is a clause of acceptance: "By
+// using the Service you agree to be bound by these terms", "Ved å benytte
+// … aksepterer Du å være forpliktet av …". It rules nothing of its own.
+func acceptance(ws words) bool {
+	if len(ws.w) == 0 {
+		return false
+	}
+	switch ws.w[0] {
+	case "by", "ved", "genom", "gjennom", "gennem", "through":
+	default:
+		return false
+	}
+	_, _, ok := firstHit(ws, acceptanceCues)
+	return ok
+}
+
+// acceptanceCues are the words of agreeing to be bound.
+var acceptanceCues = compile("agree*", "accept*", "aksepter*", "godta*", "godtek*", "accepter*", "godkjenn*", "godkänn*", "godkend*", "enig", "bound", "bundet", "bunden", "forpliktet", "forpligtet")
+
 // userNamed reports whether a sentence speaks of the user's content.
 func userNamed(ws words) bool {
 	_, _, ok := firstHit(ws, userCues)

@@ -69,6 +69,14 @@ func TestConstructions(t *testing.T) {
 		{"sv by its consequence", `<p>Automatiserad insamling av innehåll kan leda till avstängning.</p>`, TopicScraping, Prohibits, true},
 		{"en list after a full stop", `<p>Members shall not engage in any of the following acts.</p><ol><li>Harvesting the profiles of other members with bots,</li></ol>`, TopicScraping, Prohibits, true},
 
+		// Sentences that rule nothing of their own, and a lead-in that takes
+		// a grant back.
+		{"en acceptance", `<p>By using the service you agree to be bound by these terms and by the licence of its content.</p>`, "", "", false},
+		{"nb acceptance", `<p>Ved å bruke tjenesten godtar du å være bundet av disse vilkårene og lisensen for innholdet.</p>`, "", "", false},
+		{"sv definition", `<p>Med Licensgivaren avses den som beviljar rättigheter enligt denna licens.</p>`, "", "", false},
+		{"en lead-in takes the grant back", `<p>Browsing the site does not</p><ul><li>grant you any right to reproduce the content of the site.</li></ul>`, TopicLicence, Prohibits, false},
+		{"en content subject to a licence", `<p>The content of this site is subject to the Open Photo Licence of the publisher.</p>`, TopicLicence, Describes, false},
+
 		// The unsure middle: on topic, about the site's content, undecided.
 		{"en undecided AI sentence", `<p>The content of this site is sometimes used to train AI models by third parties.</p>`, TopicAI, Describes, false},
 		{"nb undecided AI sentence", `<p>Forlaget har ikke inngått avtaler om bruk av artiklene til trening av kunstig intelligens.</p>`, TopicAI, Describes, false},

@@ -37,6 +37,7 @@ type Sentence struct {
 	Order int `json:"-"`
 
 	aboutContent bool // names content or data as what the sentence is about
+	usesContent  bool // names the site's content as what AI uses or is trained on
 	aboutSite    bool // names the site, its content or its service
 }
 
@@ -81,7 +82,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	if human && !isScrape {
 		scrape, scrapeW, isScrape = hit{}, humanW, true
 	}
-	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) || stewardNotice(ws) {
+	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) || stewardNotice(ws) || acceptance(ws) {
 		return s, false
 	}
 	// the lead-in and its own lead-in decide what an item means
@@ -118,6 +119,8 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	aiAct := isAI
 	if isLic || isWeak || isAPI {
 		_, _, off := firstHit(ws, licenceOffTopic)
+		_, _, others := firstHit(ws, othersWorks)
+		off = off || others // "post or reproduce copyrighted material belonging to others"
 		for _, c := range context {
 			_, _, o := firstHit(c, licenceOffTopic)
 			off = off || o
@@ -125,6 +128,12 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		_, _, marks := firstHit(ws, tradeMarks)
 		_, _, software := firstHit(ws, softwareCues)
 		_, _, content := firstHit(ws, contentWords)
+		// a grant stated outright stands, whatever notices it asks for
+		// ("Permission to use … is granted, provided that the copyright
+		// notice appears")
+		if _, _, granted := firstHit(ws, grantCues); granted && off {
+			off = offOnlyNotice(ws, context)
+		}
 		if off || (marks || software) && !content {
 			isLic, isWeak, isAPI = false, false, false
 		}
@@ -144,6 +153,11 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 				break
 			}
 		}
+	}
+	if stance == Permits && p.leadIn != "" && endsNegated(p.leadIn) {
+		// "using the Services does not" + "grant you the right to …": the
+		// lead-in's negation takes the grant back
+		stance, stanceW = Prohibits, lastWords(p.leadIn, 2)
 	}
 	if stance == "" {
 		stance = Describes
@@ -194,6 +208,10 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		s.Topic, topicW, topicAt = TopicAI, aiW, ai
 	case stance == Prohibits && isScrape:
 		s.Topic, topicW, topicAt = TopicScraping, scrapeW, scrape
+	case isAPI && !third && stance == Permits && !licenceNamed(ws) && apiGranted(ws):
+		// "hereby grants you a licence to access the API": what is granted
+		// is the API
+		s.Topic, topicW, topicAt = TopicAPI, apiW, api
 	case isLic && (subject != SubjectSite || licenceShown(ws, stance)):
 		s.Topic, topicW, topicAt = TopicLicence, licW, lic
 	case isAPI && !third && (stance != Describes || apiShown(ws, leadIn)):
@@ -220,6 +238,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		}
 	}
 	_, _, s.aboutContent = firstHit(ws, contentWords)
+	_, _, s.usesContent = firstHit(ws, contentUseCues)
 	s.aboutSite = s.aboutContent || aboutSite(ws)
 	s.Score = score(s, isLic && licenceNamed(ws))
 	if utf8.RuneCountInString(s.Text) > maxQuoteRunes {
@@ -270,16 +289,21 @@ func licenceShown(ws words, stance string) bool {
 	if licenceNamed(ws) {
 		return true
 	}
+	_, _, content := firstHit(ws, contentWords)
 	if stance == Describes {
+		// "all rights reserved", "the licence for the data is …", "the
+		// content is subject to the X Licence"
 		_, _, ok := firstHit(ws, reservedCues)
-		return ok || licenceStatus(ws)
+		_, _, subject := firstHit(ws, licenceOfContent)
+		return ok || licenceStatus(ws) || subject && content
 	}
 	if stance == Permits {
 		// a licence to use the service or the app is not a licence to
-		// reuse its content
-		_, _, content := firstHit(ws, contentWords)
+		// reuse its content; a licence granted to the reader for anything
+		// else is ("gir lisensgiver deg herved … rett til å utnytte")
 		_, _, reuse := firstHit(ws, reuseGrants)
-		return content || reuse
+		_, _, granted := firstHit(ws, grantCues)
+		return content || reuse || granted && !serviceOnly(ws)
 	}
 	return contentObject(ws)
 }
@@ -319,6 +343,60 @@ func contentObject(ws words) bool {
 		}
 	}
 	return false
+}
+
+// endsNegated reports whether a lead-in breaks off on a negation ("…
+// does not", "… skal ikke"), which its items complete.
+func endsNegated(lead string) bool {
+	f := strings.Fields(strings.ToLower(strings.TrimRight(lead, ":—–- ")))
+	return len(f) > 0 && negationWords[f[len(f)-1]]
+}
+
+// lastWords are the last n words of s.
+func lastWords(s string, n int) string {
+	f := strings.Fields(strings.TrimRight(s, ":—–- "))
+	return strings.Join(f[max(0, len(f)-n):], " ")
+}
+
+// offOnlyNotice reports whether a sentence is off the topic for more
+// than the notices a grant asks for: its off-topic words, or its
+// lead-ins', are other than "notice".
+func offOnlyNotice(ws words, context []words) bool {
+	for _, c := range append([]words{ws}, context...) {
+		for _, h := range allHits(c, licenceOffTopic) {
+			if w := c.w[h.i]; w != "notice" && w != "notices" && !strings.HasPrefix(w, "merknad") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// apiGranted reports whether a grant's object is the API: the API is
+// named after the grant ("grants you a licence to access the Acme API").
+func apiGranted(ws words) bool {
+	g, _, ok := firstHit(ws, grantCues)
+	if !ok {
+		return false
+	}
+	for _, h := range allHits(ws, apiCues) {
+		if h.i > g.j {
+			return true
+		}
+	}
+	return false
+}
+
+// serviceOnly reports whether the only thing a sentence names of the
+// site is its service ("a licence to use the Services").
+func serviceOnly(ws words) bool {
+	hs := allHits(ws, siteObjects)
+	for _, h := range hs {
+		if !serviceWords[ws.w[h.j]] {
+			return false
+		}
+	}
+	return len(hs) > 0
 }
 
 // serviceWords name the service rather than its content.
@@ -580,10 +658,14 @@ func limited(ws words, h hit) bool {
 // negatedBefore reports whether a negation stands just before a grant
 // ("Nothing grants you …", "we are not granting you …").
 func negatedBefore(ws words, h hit) bool {
-	for k := h.i - 1; k >= 0 && k >= h.i-5; k-- {
+	for k := h.i - 1; k >= 0 && k >= h.i-12; k-- {
 		switch ws.w[k] {
-		case "not", "no", "nothing", "never", "ikke", "ikkje", "ingen", "inte", "nor":
-			return true
+		case "not", "no", "never", "ikke", "ikkje", "inte":
+			if k >= h.i-5 {
+				return true
+			}
+		case "nothing", "ingen", "nor", "neither", "none", "ingenting", "inget", "intet", "verken", "hverken":
+			return true // "Neither the name nor the logo may be reproduced"
 		}
 		if clauseStart(ws, k) {
 			return false

@@ -98,6 +98,16 @@ var licenceStrong = compile(
 	"open|opne|åpne|åpen|åpent|öppna|öppen|åbne|åben ~ for ~ reuse|gjenbruk|viderebruk|återanvändning|genbrug",
 )
 
+// grantCues give the reader a right outright: "X hereby grants you",
+// "permission to use … is granted", "gir lisensgiver deg herved".
+var grantCues = compile(
+	"hereby grant*", "grant* ~ you|user|users|licensee|licensees", "is|are|hereby granted", "permission to ~ use|copy|reuse|reproduce|access",
+	"gir ~ deg|dig|dere ~ herved", "gir ~ deg|dig ~ en|ei|et ~ rett|lisens|tillatelse", "beviljar*", "erhverver du", "meddeler ~ dig",
+)
+
+// licenceOfContent say what licence content is subject to.
+var licenceOfContent = compile("subject to ~ licen*|lisens*", "subject to ~ terms ~ licen*", "governed by ~ licen*|lisens*")
+
 // reuseGrants grant reuse of what a sentence speaks of by their
 // construction, whatever its object is called: "you are free to adapt and
 // use them", "fritt tilgjengelig for bruk i egne tjenester".
@@ -125,7 +135,7 @@ var apiCues = compile(
 var prohibitCues = compile(
 	"may not", "must not", "shall not", "will not", "cannot", "can not", "should not", "do not", "don't", "won't", "shan't", "mustn't",
 	"may in no ~ event|case|way", "not permitted", "not allowed", "not authori*", "not be permitted", "prohibit*", "forbid*", "forbidden",
-	"unauthori*", "without ~ consent|permission|authori*|approval|licen*|agreement", "agree not", "agree ~ not to", "not to", "never", "refrain from", "no one may", "nobody may",
+	"unauthori*", "without ~ consent|permission|authori*|approval|licen*|agreement", "without ~ written|prior|express|expressed ~ consent|permission|authori*|approval", "agree not", "agree ~ not to", "not to", "never", "refrain from", "no one may", "nobody may",
 	"is not to be", "are not to be", "reserv* ~ right* ~ mining|tdm|training|train", "opt* out ~ text|mining|tdm",
 	// a rule stated by its consequence: "… may result in the termination
 	// of your account", "… kan leda till avstängt konto"
@@ -137,7 +147,7 @@ var prohibitCues = compile(
 	"å ikke", "å ikkje", "at ikke", "att inte", "nor may", "nor shall",
 	"ikke tillatt*", "ikkje tillate*", "ikke lov", "ikkje lov", "forbudt", "forbode", "forbud*", "kan ikke", "kan ikkje", "må ikke", "må ikkje",
 	"skal ikke", "skal ikkje", "har ikke lov", "ikke å", "ikkje å", "ikke bruke", "ulovlig*", "uautoriser*",
-	"inte att", "ikke at",
+	"kommer inte att",
 	"uten ~ samtykke|tillatelse|godkjenning|løyve|avtale", "utan ~ samtykke|løyve|medgivande|tillstånd|samtycke", "uden ~ samtykke|tilladelse",
 	"ikke tilladt", "ikke tilladt*", "får inte", "får ej", "inte tillåt*", "förbjud*", "forbeholder*", "förbehåll*",
 	"ikke hent*|kopier*|bruke|samle*|gjengi*|skrap*|distribu*|misbruk*|publiser*|videreformidl*", "ikkje hent*|kopier*|bruke|samle*",
@@ -195,7 +205,16 @@ var serviceCues = compile(
 // othersWorks mark a sentence about other people's works (piracy, their
 // rights): automated means in it are no rule about the site's content.
 var othersWorks = compile("another person*", "other person*", "other people*", "pirat*", "copyrighted work*", "third party ~ work*|content|material*",
-	"andres ~ verk*|innhold|rettigheter", "piratkopi*")
+	"andres ~ verk*|innhold|rettigheter", "piratkopi*", "belonging to ~ others|another|third", "owner of such", "the owner of the")
+
+// contentUseCues name the site's content as what is used, or trained on:
+// "use of the content", "bruk av innholdet til trening", "train on the
+// articles".
+var contentUseCues = compile(
+	"use|uses|using|used|usage|reuse|bruk|bruke|bruken|brukes|brukt|utnytt*|anvend*|använd*|brug* ~ content|contents|articles|texts|works|images|photos|innholdet|innhaldet|innhold|artikl*|tekst*|verk*|bilder*|indhold*|innehåll*",
+	"train*|tren*|träna*|træn* ~ on|på|with|med ~ content|articles|texts|works|innholdet|innhaldet|artikl*|tekst*|indhold*|innehåll*",
+	"content|contents|articles|texts|works|innholdet|innhaldet|artikl*|indhold*|innehåll* ~ is|are|er|blir|är|bliver|may|can|kan ~ used|brukt|brukes|benyttet|används|använts|bruges|brugt|be",
+)
 
 // accountCues name account creation: bots that register accounts are a
 // rule about accounts, not about collecting content.
@@ -286,4 +305,5 @@ var allLists = []*cueList{
 	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
 	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
 	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues, softwareCues, humanUseCues, userDataCues, reuseGrants, othersWorks,
+	contentUseCues, acceptanceCues, grantCues, licenceOfContent,
 }

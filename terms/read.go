@@ -76,7 +76,10 @@ func shown(s Sentence) bool {
 		// as is a grant that names the use ("you may apply the Outputs to
 		// … training other models", "scraping of this website is not
 		// prohibited")
-		return s.Stance == Prohibits || s.Topic == TopicAI && s.aboutContent || s.Stance == Permits && s.aboutSite
+		// An AI sentence that decides nothing is shown when it speaks of
+		// the site's content being used ("no agreements on the use of the
+		// content to train AI"), not of the service's own models
+		return s.Stance == Prohibits || s.Topic == TopicAI && s.usesContent || s.Stance == Permits && s.aboutSite
 	case s.Stance != Describes:
 		return true
 	}

@@ -35,7 +35,7 @@ func definition(ws words) bool {
 			return false // "By using automated means": a noun, not a defined term
 		}
 		switch ws.w[i] {
-		case "means", "betyr", "menes", "betyder", "avser":
+		case "means", "betyr", "menes", "betyder", "avser", "avses", "forstås":
 			return i > 0
 		case "mean":
 			return i > 1 && ws.w[i-1] == "shall"
@@ -52,7 +52,7 @@ func definition(ws words) bool {
 }
 
 // definitionWords are the verbs of a definition.
-var definitionWords = map[string]bool{"means": true, "mean": true, "shall": true, "refers": true, "refer": true, "betyr": true, "menes": true, "betyder": true, "avser": true, "vil": true, "sige": true}
+var definitionWords = map[string]bool{"means": true, "mean": true, "shall": true, "refers": true, "refer": true, "betyr": true, "menes": true, "betyder": true, "avser": true, "avses": true, "forstås": true, "vil": true, "sige": true}
 
 // capitalised reports whether word i is written with a capital.
 func capitalised(ws words, i int) bool {

@@ -110,6 +110,13 @@ func ownSentence(lead string) bool {
 	switch {
 	case negationWords[last], negationWords[before] && (last == "to" || last == "å" || last == "att" || last == "at"):
 		return false
+	case last == "to" || last == "å" || last == "att" || last == "at" || last == "til":
+		// "… grants you a licence (“Licence”) to:": what it grants is in
+		// the items
+		switch strings.Trim(before, "()“”\"',.«»") {
+		case "license", "licence", "lisens", "licens", "right", "rights", "rett", "rätt", "ret":
+			return false
+		}
 	}
 	return true
 }
