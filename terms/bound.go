@@ -181,6 +181,7 @@ var userDataCues = compile(
 	"your files", "your works", "user data", "users data", "their works", "their content",
 	"dine data", "ditt innhold", "dine opplysninger", "dine personopplysninger", "dine samtaler", "kundedata", "kundens ~ data|innhold", "ditt bidrag", "dine bidrag",
 	"dit indhold", "dine oplysninger", "dina data", "dina uppgifter", "dina personuppgifter", "ditt innehåll",
+	"dataene dine", "innholdet ditt", "innhaldet ditt", "samtalene dine", "opplysningene dine", "dataa dine", "samtalane dine",
 )
 
 // acceptance reports whether a sentence is a clause of acceptance: "By
@@ -197,6 +198,22 @@ func acceptance(ws words) bool {
 	}
 	_, _, ok := firstHit(ws, acceptanceCues)
 	return ok
+}
+
+// pointer reports whether a sentence only points elsewhere: "Please see
+// the End User License Agreement for more information", "Les mer om …".
+func pointer(ws words) bool {
+	if len(ws.w) < 2 {
+		return false
+	}
+	switch ws.w[0] {
+	case "please", "see", "les", "se", "läs", "læs":
+		switch ws.w[1] {
+		case "see", "refer", "read", "review", "visit", "the", "our", "mer", "mere", "også", "även", "også:":
+			return ws.w[0] != "please" || ws.w[1] != "the"
+		}
+	}
+	return false
 }
 
 // acceptanceCues are the words of agreeing to be bound.

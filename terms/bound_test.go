@@ -106,3 +106,49 @@ func TestConstructions(t *testing.T) {
 		})
 	}
 }
+
+// Sentences that must never be read as an objection, whatever else they
+// are shown as: promises, warnings, AI named in passing, negated bans.
+func TestNoFalseObjection(t *testing.T) {
+	for _, c := range []struct{ name, html string }{
+		{"en attributive AI", `<p>You agree not to:</p><ul><li>sell copies of the sample images used to train the models of our partners.</li></ul>`},
+		{"en opted out", `<p>Where possible, the platform has opted out of model training with every provider it uses.</p>`},
+		{"en user's choice", `<p>You can opt out of training at any time, and your chats will then not be used to improve our models.</p>`},
+		{"en no longer identifiable", `<p>Data that can no longer identify you may be used by us for research and model training.</p>`},
+		{"en purpose clause", `<p>Label generated images so as not to mislead others about how they were made with AI.</p>`},
+		{"en piracy", `<p>You may not post pirated computer programs or links to another person's copyrighted work.</p>`},
+		{"nb promise", `<p>Leverandørene våre skal ikke bruke dataene dine til å trene egne KI-modeller.</p>`},
+		{"nb not forbidden", `<p>Det er ikke forbudt å bruke automatiske verktøy for å lese nettstedet.</p>`},
+		{"sv promise", `<p>Vi kommer inte att använda ditt innehåll för att träna AI-modeller.</p>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Read(page(t, "<html><body>"+c.html+"</body></html>"), c.name[:2])
+			for _, s := range r.Found {
+				if s.Objects {
+					t.Errorf("counted as an objection (%s/%s, words %q): %q", s.Topic, s.Stance, s.Words, s.Text)
+				}
+			}
+		})
+	}
+}
+
+// Sentences that grant nothing to the reader: a relative clause naming
+// what the terms cover, a limit, the service's own permission.
+func TestNoGrantRead(t *testing.T) {
+	for _, c := range []struct{ name, html string }{
+		{"en relative clause", `<p>These terms set out the conditions under which you may use, copy and share the content of the site.</p>`},
+		{"en limit", `<p>You may only use the content of the site for your own private reading.</p>`},
+		{"en service's own permission", `<p>We may use, copy and modify the content you upload to improve the service.</p>`},
+		{"en suggestions", `<p>We will be free to use, copy, publish or redistribute any suggestions you send us.</p>`},
+		{"nb tjenestens egen bruk", `<p>Vi kan fritt bruke og kopiere innholdet du laster opp.</p>`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Read(page(t, "<html><body>"+c.html+"</body></html>"), c.name[:2])
+			for _, s := range r.Found {
+				if s.Stance == Permits {
+					t.Errorf("read as a grant to the reader (%s, words %q): %q", s.Topic, s.Words, s.Text)
+				}
+			}
+		})
+	}
+}

@@ -82,7 +82,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	if human && !isScrape {
 		scrape, scrapeW, isScrape = hit{}, humanW, true
 	}
-	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) || stewardNotice(ws) || acceptance(ws) {
+	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) || stewardNotice(ws) || acceptance(ws) || pointer(ws) {
 		return s, false
 	}
 	// the lead-in and its own lead-in decide what an item means
@@ -116,7 +116,9 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	if isScrape && accountsOnly(ws) {
 		isScrape = false // bots that register accounts: a rule about accounts
 	}
-	aiAct := isAI
+	// "the assets used to train any AI": training names a thing, it is not
+	// the act a rule is about
+	aiAct := isAI && !attributive(ws, ai)
 	if isLic || isWeak || isAPI {
 		_, _, off := firstHit(ws, licenceOffTopic)
 		_, _, others := firstHit(ws, othersWorks)
@@ -225,6 +227,9 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		s.Topic, topicW, topicAt = TopicLicence, weakW, weak
 	default:
 		return s, false
+	}
+	if s.Topic == TopicAI && !aiAct && stance == Prohibits {
+		stance = Describes // a rule on something else that names AI training in passing
 	}
 	s.Stance, s.Subject = stance, subject
 	s.Words = appendWord(s.Words, topicW)
@@ -449,7 +454,7 @@ func stanceOf(ws words) (stance, word, actor string) {
 	if w, ok := noneMay(ws); ok {
 		return Prohibits, w, ""
 	}
-	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) && !limited(ws, h) {
+	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) && !limited(ws, h) && !relative(ws, h) {
 		if grantor(ws, h) {
 			return Permits, w, SubjectService // "Replit will be free to use … the Suggestions"
 		}
@@ -631,6 +636,18 @@ func grantor(ws words, h hit) bool {
 		return false
 	}
 	return weWords[ws.w[i]] || serviceNouns[ws.w[i]]
+}
+
+// relative reports whether a permission stands in a relative clause that
+// names what the terms cover: "the terms under which you may use the
+// content" grants nothing.
+func relative(ws words, h hit) bool {
+	for k := h.i - 1; k >= 0 && k >= h.i-2; k-- {
+		if ws.w[k] == "which" || ws.w[k] == "whom" || ws.w[k] == "hvilke" || ws.w[k] == "vilka" {
+			return true
+		}
+	}
+	return false
 }
 
 // grantVerb reports whether a word is a verb of giving a right.

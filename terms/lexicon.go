@@ -241,7 +241,7 @@ var weWords = map[string]bool{"we": true, "us": true, "vi": true, "oss": true, "
 var licenceOffTopic = compile(
 	"infring*", "dmca", "copyright agent", "millennium copyright",
 	"virtual", "features", "feature", "purchase", "arbitrat*", "attorney", "export control*", "export law*",
-	"export*|import* ~ regulation*|laws|sanction*", "third party licen*",
+	"export*|import* ~ regulation*|laws|sanction*", "third party licen*", "export* ~ country|countries|jurisdiction*", "re export*",
 	"notice", "notices", "merknad*", "copyright owner*", "good faith", "liability", "liable", "indemnif*", "warrant*", "damages",
 	"virus*", "malware", "malicious", "in no event",
 	// what users post, and rules on their credentials: not reuse of the
@@ -292,7 +292,8 @@ var thirdParty = compile("google", "apple", "third party", "third parties", "tre
 // tradeMarks mark a rule about names and logos; it is about the site's
 // content only when the sentence also speaks of content.
 var tradeMarks = compile("trademark*", "trade mark*", "trade dress", "service mark*", "logo", "logos", "slogan*", "trade name*", "varemerke*", "kjennetegn*",
-	"app", "apps", "decompil*", "reverse engineer*", "disassembl*", "object code", "security technolog*", "technological measure*")
+	"app", "apps", "decompil*", "reverse engineer*", "disassembl*", "object code", "security technolog*", "technological measure*",
+	"look and feel", "acronym*")
 
 var contentWords = compile("content", "contents", "material", "materials", "data", "innhold*", "innholdet", "metadata", "database*", "information", "indhold*", "innehåll*",
 	"informasjon*", "opplysning*", "oplysning*", "uppgifter", "datafil*", "dataset*", "datasett*",

@@ -126,6 +126,33 @@ func firstAction(ws words) (hit, string, bool) {
 	return hit{}, "", false
 }
 
+// attributive reports whether an AI use only describes a thing: "the
+// assets used to train any AI", "data brukt til å trene modellen", not
+// the act a rule is about ("may not be used to train", "use it to train").
+func attributive(ws words, h hit) bool {
+	k := h.i - 1
+	if k >= 0 && (ws.w[k] == "to" || ws.w[k] == "til" || ws.w[k] == "å" || ws.w[k] == "for") {
+		k--
+	}
+	if k >= 0 && ws.w[k] == "til" {
+		k--
+	}
+	if k < 1 || ws.w[k] != "used" && ws.w[k] != "brukt" && ws.w[k] != "benyttet" && ws.w[k] != "använt" && ws.w[k] != "brugt" {
+		return false
+	}
+	for j := k - 1; j >= 0 && j >= k-2; j-- {
+		switch w := ws.w[j]; {
+		case beWords[w], modalWords[w]:
+			return false // "may not be used to train", "is sometimes used to train"
+		}
+	}
+	return true
+}
+
+// beWords make a participle after them passive.
+var beWords = map[string]bool{"be": true, "been": true, "is": true, "are": true, "was": true, "were": true, "being": true,
+	"bli": true, "blir": true, "er": true, "ble": true, "vara": true, "är": true, "blive": true, "bliver": true}
+
 // definedTerm reports whether word i is part of a defined term: written
 // with a capital inside a clause and next to another capitalised word
 // ("the Distribution Content", "Copy Services"), it names something
