@@ -219,6 +219,26 @@ func pointer(ws words) bool {
 // acceptanceCues are the words of agreeing to be bound.
 var acceptanceCues = compile("agree*", "accept*", "aksepter*", "godta*", "godtek*", "accepter*", "godkjenn*", "godkänn*", "godkend*", "enig", "bound", "bundet", "bunden", "forpliktet", "forpligtet")
 
+// userData reports whether a sentence names the user's own data as what a
+// rule protects, and the words: a phrase of userDataCues, or a Norwegian,
+// Danish or Swedish definite noun with the possessive after it
+// ("personopplysningene dine", "bildene dine", "uppgifterna dina").
+func userData(ws words) (string, bool) {
+	if _, w, ok := firstHit(ws, userDataCues); ok {
+		return w, true
+	}
+	for k := 1; k < len(ws.w); k++ {
+		switch ws.w[k] {
+		case "dine", "ditt", "din", "dina", "dit", "dine.":
+			if prev := ws.w[k-1]; len(prev) > 3 && (strings.HasSuffix(prev, "ene") || strings.HasSuffix(prev, "ane") || strings.HasSuffix(prev, "et") ||
+				strings.HasSuffix(prev, "en") || strings.HasSuffix(prev, "na") || strings.HasSuffix(prev, "erne")) {
+				return ws.span(k-1, k), true
+			}
+		}
+	}
+	return "", false
+}
+
 // userNamed reports whether a sentence speaks of the user's content.
 func userNamed(ws words) bool {
 	_, _, ok := firstHit(ws, userCues)

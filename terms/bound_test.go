@@ -44,6 +44,8 @@ func TestConstructions(t *testing.T) {
 		// A grant is a construction: who grants, to whom, what.
 		{"en hereby grants", `<p>Acme hereby grants you a non-exclusive licence to access the Acme API.</p>`, TopicAPI, Permits, false},
 		{"en you may … using", `<p>You may download the timetable data using our public API.</p>`, TopicAPI, Permits, false},
+		{"nb du kan hente", `<p>Du kan hente avgangstidene gjennom det åpne API-et vårt.</p>`, TopicAPI, Permits, false},
+		{"nb kan du laste ned", `<p>Kartdataene kan du laste ned som CSV fra vårt åpne API.</p>`, TopicAPI, Permits, false},
 		{"en licensed under", `<p>The statistics are licensed under CC BY 4.0.</p>`, TopicLicence, Permits, false},
 		{"en free to adapt", `<p>You are free to adapt and republish them, also for commercial purposes.</p>`, TopicLicence, Permits, false},
 		{"nb fritt tilgjengelig for bruk", `<p>Informasjonen om rutetidene er fritt tilgjengelig for bruk i egne tjenester.</p>`, TopicLicence, Permits, false},
@@ -118,6 +120,9 @@ func TestNoFalseObjection(t *testing.T) {
 		{"en purpose clause", `<p>Label generated images so as not to mislead others about how they were made with AI.</p>`},
 		{"en piracy", `<p>You may not post pirated computer programs or links to another person's copyrighted work.</p>`},
 		{"nb promise", `<p>Leverandørene våre skal ikke bruke dataene dine til å trene egne KI-modeller.</p>`},
+		{"nb our processors", `<p>Underleverandørene våre har ikke lov til å bruke opplysningene dine til å trene KI-modeller.</p>`},
+		{"nb never", `<p>Vi kommer aldri til å bruke tekstene du sender inn til å trene KI.</p>`},
+		{"en our contractors", `<p>Our contractors must not use traveller data to train language models.</p>`},
 		{"nb not forbidden", `<p>Det er ikke forbudt å bruke automatiske verktøy for å lese nettstedet.</p>`},
 		{"sv promise", `<p>Vi kommer inte att använda ditt innehåll för att träna AI-modeller.</p>`},
 	} {

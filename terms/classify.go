@@ -172,7 +172,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		// own AI training", "shall not use Customer Content to train") is
 		// the service's promise to its users, not a reservation of the
 		// site's content
-		if _, w, ok := firstHit(ws, userDataCues); ok {
+		if w, ok := userData(ws); ok {
 			readerBound, actor, stanceW = false, SubjectUser, w
 		}
 	}
@@ -409,8 +409,15 @@ var serviceWords = map[string]bool{"service": true, "services": true, "platform"
 	"tjenester": true, "appen": true, "tjänsten": true, "tjänsterna": true, "tjenesterne": true}
 
 func aboutSite(ws words) bool {
-	_, _, ok := firstHit(ws, siteObjects)
-	return ok
+	if _, _, ok := firstHit(ws, siteObjects); ok {
+		return true
+	}
+	for _, w := range ws.w {
+		if ourWords[w] {
+			return true // "rutetidene våre", "our timetables"
+		}
+	}
+	return false
 }
 
 // apiShown says whether a sentence that only describes an API speaks of
@@ -440,6 +447,17 @@ func stanceOf(ws words) (stance, word, actor string) {
 	// The first prohibition in the sentence decides whom it binds: in "we
 	// will not use your content without your consent" the later "without
 	// consent" belongs to the service's promise.
+	// A lead-in's conditions are its items: "… grants you a licence,
+	// provided that you will not:" rules them.
+	if g, _, ok := firstHit(ws, grantCues); ok && !introduces(ws.text) {
+		// "Permission to use … is granted, provided that … will not be
+		// copied": a grant, and the conditions it is given on
+		if c, _, ok := firstHit(ws, conditionCues); ok && c.i > g.i {
+			if ps := allHits(ws, prohibitCues); len(ps) == 0 || ps[0].i > c.i {
+				return Permits, ws.span(g.i, g.j), ""
+			}
+		}
+	}
 	for _, h := range allHits(ws, prohibitCues) {
 		if w, ok := negatedProhibition(ws, h); ok {
 			return Permits, w, "" // "is not prohibited", "ikke forbudt", "permitted without consent"
@@ -484,7 +502,7 @@ func bindsWhom(ws words, h hit) string {
 	if (first == "without" || first == "uten") && h.i >= 2 && (ws.w[h.i-1] == "or" || ws.w[h.i-1] == "eller") && (ws.w[h.i-2] == "with" || ws.w[h.i-2] == "med") {
 		return "" // "with or without your consent": no condition at all
 	}
-	if first == "ikke" || first == "ikkje" || first == "inte" || first == "not" {
+	if first == "ikke" || first == "ikkje" || first == "inte" || first == "not" || first == "aldri" || first == "aldrig" {
 		// "Vi inngår ikke …": the negation follows its verb and subject
 		for k := h.i - 1; k >= 0 && k >= h.i-2; k-- {
 			if weWords[ws.w[k]] {
@@ -537,8 +555,11 @@ func bindsWhom(ws words, h hit) string {
 	if i > 0 && ws.w[i-1] == "if" || prev == "if" || i > 0 && ws.w[i-1] == "hvis" {
 		return "" // a condition, not a rule
 	}
-	if weWords[prev] {
-		return "service"
+	if weWords[prev] || ourWords[prev] {
+		return "service" // "we will not", "Databehandlerne våre har ikke lov"
+	}
+	if i > 0 && ourWords[ws.w[i-1]] {
+		return "service" // "Our subcontractors shall not": the service's own side
 	}
 	if youWords[prev] {
 		return "reader"
@@ -560,6 +581,10 @@ func bindsWhom(ws words, h hit) string {
 	}
 	return "reader"
 }
+
+// ourWords are possessives of the service: before a noun in English
+// ("our processors"), after it in Norwegian ("databehandlerne våre").
+var ourWords = map[string]bool{"our": true, "våre": true, "vår": true, "vårt": true, "vores": true, "våra": true, "vårat": true, "våran": true}
 
 // permissionWords after "will not be" make it a rule, not a promise.
 var permissionWords = map[string]bool{"permitted": true, "allowed": true, "tolerated": true, "accepted": true, "authorized": true, "authorised": true, "granted": true}

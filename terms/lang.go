@@ -18,10 +18,10 @@ func LanguageName(code string) string { return readLanguages[code] }
 // languages share ("og" in Norwegian and Danish) are listed for both.
 var markers = map[string][]string{
 	"en": {"the", "and", "of", "to", "you", "your", "is", "are", "that", "we", "our", "with", "not", "or", "any", "for", "this", "be", "by", "may"},
-	"nb": {"og", "ikke", "av", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "deg", "din", "dine", "vår", "våre", "hvis", "kan", "skal", "ved", "fra", "om", "også", "etter"},
-	"nn": {"og", "ikkje", "av", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "deg", "din", "dine", "vår", "våre", "dersom", "kan", "skal", "ved", "frå", "om", "òg", "eit", "ein", "korleis", "kva"},
-	"da": {"og", "ikke", "af", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "dig", "din", "dine", "vores", "hvis", "kan", "skal", "ved", "fra", "om", "også", "efter", "jeg"},
-	"sv": {"och", "inte", "av", "till", "det", "som", "på", "med", "är", "du", "vi", "har", "eller", "dig", "din", "dina", "vår", "våra", "om", "kan", "ska", "vid", "från", "också", "efter", "för"},
+	"nb": {"og", "ikke", "av", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "deg", "din", "dine", "vår", "våre", "hvis", "kan", "skal", "ved", "fra", "om", "også", "etter", "for", "i"},
+	"nn": {"og", "ikkje", "av", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "deg", "din", "dine", "vår", "våre", "dersom", "kan", "skal", "ved", "frå", "om", "òg", "eit", "ein", "korleis", "kva", "for", "i"},
+	"da": {"og", "ikke", "af", "til", "det", "som", "på", "med", "er", "du", "vi", "har", "eller", "dig", "din", "dine", "vores", "hvis", "kan", "skal", "ved", "fra", "om", "også", "efter", "jeg", "for", "i"},
+	"sv": {"och", "inte", "av", "till", "det", "som", "på", "med", "är", "du", "vi", "har", "eller", "dig", "din", "dina", "vår", "våra", "om", "kan", "ska", "vid", "från", "också", "efter", "för", "i"},
 	"de": {"und", "der", "die", "das", "nicht", "sie", "wir", "ist", "mit", "von", "zu", "den", "für", "auf", "oder", "ihre", "uns"},
 	"fr": {"et", "le", "la", "les", "des", "de", "vous", "nous", "est", "pas", "pour", "sur", "ou", "une", "un", "votre", "vos", "dans"},
 	"fi": {"ja", "on", "tai", "ei", "että", "se", "tämä", "ovat", "kanssa", "mukaan", "tietoja", "käyttö", "palvelun", "voi"},

@@ -105,6 +105,9 @@ var grantCues = compile(
 	"gir ~ deg|dig|dere ~ herved", "gir ~ deg|dig ~ en|ei|et ~ rett|lisens|tillatelse", "beviljar*", "erhverver du", "meddeler ~ dig",
 )
 
+// conditionCues introduce the conditions a grant is given on.
+var conditionCues = compile("provided that", "provided", "as long as", "so long as", "on condition", "subject to", "forutsatt", "så lenge", "förutsatt", "så länge", "forudsat", "så længe", "på vilkår")
+
 // licenceOfContent say what licence content is subject to.
 var licenceOfContent = compile("subject to ~ licen*|lisens*", "subject to ~ terms ~ licen*", "governed by ~ licen*|lisens*")
 
@@ -161,7 +164,9 @@ var permitCues = compile(
 	"permission to ~ use|copy|reuse|reproduce", "grant* you", "granted to you", "licen* ~ to you", "may be ~ used|reused|copied|reproduced|shared|redistributed|republished",
 	"open licen*", "waiver", "dedicat* ~ public domain", "free of charge", "at no cost", "openly available", "publicly available",
 	"lisensiert under", "lisensieres under", "tilgjengelig under", "tilgjengeleg under", "kan fritt", "fritt", "fri bruk", "fri til",
-	"kan ~ brukes|gjenbrukes|kopieres|lastes|deles|viderebrukes", "du kan ~ bruke|gjenbruke|kopiere|laste|dele", "har lov til", "er tillatt*",
+	"kan ~ brukes|gjenbrukes|kopieres|lastes|deles|viderebrukes", "du kan ~ bruke|gjenbruke|kopiere|laste|dele|hente|få|finne|søke|abonnere|integrere|vise", "har lov til", "er tillatt*",
+	"kan du ~ bruke|gjenbruke|kopiere|laste|dele|hente|få|finne|søke|abonnere|integrere|vise|hämta|ladda|använda|downloade|bruge",
+	"du kan ~ hämta|ladda|använda|downloade|bruge",
 	"you grant", "you hereby grant", "du gir oss", "gir deg", "gis du", "frit", "licensierad* under", "får ~ använda|kopiera|återanvända", "gratis",
 	// who grants, to whom, what: "X hereby grants User a licence", "we
 	// grant you a right", "Customer may use", "is licensed under CC BY"
@@ -185,7 +190,7 @@ var userCues = compile(
 	"your materials", "you provide", "you submit", "you own", "you retain", "your own", "your conversations", "your information",
 	"user data", "users data", "personal data", "personal information", "granted by you", "grant* by you", "personopplysning*", "personuppgift*", "personoplysning*",
 	"du gir oss", "du gir", "gir oss", "ditt innhold", "dine data", "ditt bidrag", "dine bidrag", "bidragslisens", "innhold ~ du ~ laster|legger|sender|deler",
-	"du er skaperen", "du eier", "ditt eget", "suggestions",
+	"du er skaperen", "du eier", "ditt eget", "suggestions", "du laster opp", "du lastar opp", "you upload*", "du uploader", "du laddar upp",
 	"dataene dine", "innholdet ditt", "innhaldet ditt", "samtalene dine", "opplysningene dine", "dina uppgifter", "dina data", "ditt innehåll",
 	"dine oplysninger", "dit indhold",
 )
@@ -198,7 +203,7 @@ var serviceCues = compile(
 	"we ~ train*", "to train our", "train* ~ our ~ model*", "automatically renew*", "auto renew*", "automatic renewal*", "recurring payment*", "renew automatically",
 	"automatically ~ charged|billed|renew*|create*|deducted|debited", "automated decision*", "automated processing", "automated individual", "profiling",
 	"automatically generated", "generated automatically", "automated tools", "automated systems to", "automated moderation", "our automated",
-	"vi bruker ~ ki|kunstig|maskinlæring|automati*", "used|processed|utilized|brukt|brukes|benyttes|anvendt ~ by|av|af ~ us|oss|os",
+	"vi bruker ~ ki|kunstig|maskinlæring|automati*", "vi|we ~ aldri|aldrig|never|ikke|ikkje|inte|not ~ bruke|bruge|använda|use|train|trene|træne|träna", "used|processed|utilized|brukt|brukes|benyttes|anvendt ~ by|av|af ~ us|oss|os",
 	"we|vi ~ use|using|process|bruke|bruker|använder|anvender ~ for|til|för ~ training|trening|träning|træning|model|ai|ki", "fornyes automatisk", "automatisk fornye*", "automatisk ~ fornyet|trekk*|belast*", "automatiserte avgjørelser", "automatiserte beslutninger",
 )
 
@@ -306,5 +311,5 @@ var allLists = []*cueList{
 	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
 	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
 	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues, softwareCues, humanUseCues, userDataCues, reuseGrants, othersWorks,
-	contentUseCues, acceptanceCues, grantCues, licenceOfContent,
+	contentUseCues, acceptanceCues, grantCues, licenceOfContent, conditionCues,
 }

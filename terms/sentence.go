@@ -124,7 +124,20 @@ func ownSentence(lead string) bool {
 // exceptionHead reports whether a list is the exceptions of the rule
 // before it ("access the Service using automated means except: (a) …;
 // (b) …"): the exceptions belong to the rule, which is read whole.
+//
+// So is a head that holds the list's first mark itself ("… is granted,
+// provided that (1) …, (2) …"): the list began inside the sentence.
 func exceptionHead(head string) bool {
+	for i := strings.IndexByte(head, '('); i >= 0; {
+		if j := strings.IndexByte(head[i:], ')'); j > 1 && j <= 5 && enumMark(head[i+1:i+j]) {
+			return true
+		}
+		k := strings.IndexByte(head[i+1:], '(')
+		if k < 0 {
+			break
+		}
+		i += k + 1
+	}
 	h := strings.ToLower(strings.TrimRight(strings.TrimSpace(head), ":,—–- "))
 	for _, w := range []string{" except", " unless", " other than", " excluding", " unntatt", " med unntak av", " bortsett fra", " utom", " undtagen", " medmindre", " med mindre", " untatt",
 		" provided that", " on condition that", " forutsatt at", " förutsatt att", " forudsat at"} {
