@@ -139,20 +139,45 @@ func licenceElement(w string) bool {
 // att användas av personer och via webbläsare", "intended solely for
 // humans using a web browser"). It gives the words that say so.
 func humanOnly(ws words) (string, bool) {
-	h, w, ok := firstHit(ws, humanUseCues)
-	if !ok {
-		return "", false
-	}
-	browser := false
-	for k := h.i; k <= h.j; k++ {
-		browser = browser || strings.HasPrefix(ws.w[k], "brows") || strings.HasPrefix(ws.w[k], "webbl") || strings.HasPrefix(ws.w[k], "nettle") || strings.HasPrefix(ws.w[k], "webbrow")
-	}
-	for k, x := range ws.w {
-		if (restrictWords[x] || mustWords[x] && !browser) && (k < h.i || k > h.j) {
-			return w, true
+	for _, h := range allHits(ws, humanUseCues) {
+		browser := browserWord(ws.w[h.i])
+		if h.i == h.j && !meansOf(ws, h.i, browser) {
+			continue // "humans" or "browser" named, not as who or what uses
+		}
+		for k, x := range ws.w {
+			if (restrictWords[x] || mustWords[x] && !browser) && (k < h.i || k > h.j) {
+				return ws.span(max(0, h.i-2), h.j), true
+			}
 		}
 	}
 	return "", false
+}
+
+// browserWord reports whether a word names a web browser.
+func browserWord(w string) bool {
+	for _, p := range []string{"brows", "webbl", "nettle", "nettla", "webbrow"} {
+		if strings.HasPrefix(w, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// meansOf reports whether the people or the browser at word i are named
+// as who uses ("by humans", "for mennesker") or what one uses ("via a
+// browser", "bruker en nettleser"): the few words before say so.
+func meansOf(ws words, i int, browser bool) bool {
+	for k := i - 1; k >= 0 && k >= i-3; k-- {
+		w := ws.w[k]
+		if browser && (w == "via" || w == "through" || w == "gjennom" || w == "genom" || w == "gennem" || w == "using" || w == "in" ||
+			w == "bruker" || w == "bruger" || w == "använder" || w == "use" || w == "uses" || w == "i") {
+			return true
+		}
+		if !browser && (w == "by" || w == "av" || w == "af" || w == "for") {
+			return true
+		}
+	}
+	return false
 }
 
 // restrictWords limit a use to those named.
@@ -168,9 +193,9 @@ var mustWords = map[string]bool{"must": true, "må": true, "skal": true, "måste
 
 // humanUseCues name use by people, or through a browser.
 var humanUseCues = compile(
-	"by|av|af|for ~ humans|mennesker|människor", "human beings",
-	"via|through|gjennom|genom|gennem|using|in|bruker|bruger|använder|use|uses ~ a|an|en|et|ein|web ~ browser*|webbläsare*|nettleser*|webbrowser*|nettlesar*",
-	"via|through|gjennom|genom|gennem|using ~ browser*|webbläsare*|nettleser*|webbrowser*|nettlesar*",
+	// who uses, or what with: the words before are read by meansOf, so that
+	// the cue starts with a rare word
+	"humans", "mennesker", "människor", "browser*", "webbläsare*", "nettleser*", "webbrowser*", "nettlesar*",
 	"human|manual|manuell|manuel ~ use|access|bruk|brug|användning|åtkomst|tilgang|interaction*|interaksjon*|interaktion*",
 )
 

@@ -252,6 +252,9 @@ func introduces(s string) bool {
 // announces the list after it: "… any of the following acts.", "…
 // følgende handlinger.".
 func announcesList(s string) bool {
+	if !strings.Contains(s, "ollow") && !strings.Contains(s, "ølg") && !strings.Contains(s, "ölj") && !strings.Contains(s, "elow") {
+		return false // most sentences: no lower-casing for them
+	}
 	l := strings.ToLower(s)
 	for _, w := range []string{"the following", "følgende", "følgjande", "följande", "as follows", "listed below", "set out below"} {
 		if strings.Contains(l, w) {
