@@ -207,6 +207,9 @@ var userDataCues = compile(
 	"dine data", "ditt innhold", "dine opplysninger", "dine personopplysninger", "dine samtaler", "kundedata", "kundens ~ data|innhold", "ditt bidrag", "dine bidrag",
 	"dit indhold", "dine oplysninger", "dina data", "dina uppgifter", "dina personuppgifter", "ditt innehåll",
 	"dataene dine", "innholdet ditt", "innhaldet ditt", "samtalene dine", "opplysningene dine", "dataa dine", "samtalane dine",
+	// the user named as a defined term, in the singular: "information on
+	// the Member" (not "about other members", which is the site's content)
+	"information|data|details ~ on|about|of the member|user|customer|subscriber", "opplysninger|informasjon|data ~ om medlemmet|brukeren|kunden",
 )
 
 // acceptance reports whether a sentence is a clause of acceptance: "By

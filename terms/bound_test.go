@@ -46,6 +46,7 @@ func TestConstructions(t *testing.T) {
 		{"en you may … using", `<p>You may download the timetable data using our public API.</p>`, TopicAPI, Permits, false},
 		{"nb du kan hente", `<p>Du kan hente avgangstidene gjennom det åpne API-et vårt.</p>`, TopicAPI, Permits, false},
 		{"nb kan du laste ned", `<p>Kartdataene kan du laste ned som CSV fra vårt åpne API.</p>`, TopicAPI, Permits, false},
+		{"en API as a defined term", `<p>These terms govern the Harbour Data application programming interface (“API”) and its documentation.</p>`, TopicAPI, Describes, false},
 		{"en licensed under", `<p>The statistics are licensed under CC BY 4.0.</p>`, TopicLicence, Permits, false},
 		{"en free to adapt", `<p>You are free to adapt and republish them, also for commercial purposes.</p>`, TopicLicence, Permits, false},
 		{"nb fritt tilgjengelig for bruk", `<p>Informasjonen om rutetidene er fritt tilgjengelig for bruk i egne tjenester.</p>`, TopicLicence, Permits, false},
@@ -123,6 +124,7 @@ func TestNoFalseObjection(t *testing.T) {
 		{"nb our processors", `<p>Underleverandørene våre har ikke lov til å bruke opplysningene dine til å trene KI-modeller.</p>`},
 		{"nb never", `<p>Vi kommer aldri til å bruke tekstene du sender inn til å trene KI.</p>`},
 		{"en our contractors", `<p>Our contractors must not use traveller data to train language models.</p>`},
+		{"en the member's own data", `<p>When you sign in with a phone number, no information on the Member may be automatically collected from other networks.</p>`},
 		{"nb not forbidden", `<p>Det er ikke forbudt å bruke automatiske verktøy for å lese nettstedet.</p>`},
 		{"sv promise", `<p>Vi kommer inte att använda ditt innehåll för att träna AI-modeller.</p>`},
 	} {

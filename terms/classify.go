@@ -422,11 +422,49 @@ func aboutSite(ws words) bool {
 
 // apiShown says whether a sentence that only describes an API speaks of
 // one the site offers.
+//
+// An API the document defines as a term of its own ("the Acme
+// application programming interface (“API”)") is the one the terms are
+// about.
 func apiShown(ws words, context []words) bool {
+	if definesAPI(ws.text) && !usesOther(ws) {
+		return true
+	}
 	for _, c := range append([]words{ws}, context...) {
 		if _, _, ok := firstHit(c, apiOffered); ok {
 			return true
 		}
+	}
+	return false
+}
+
+// usesOther reports whether the sentence says the service uses an API
+// ("Acme uses the YouTube API (“API”) services"): someone else's.
+func usesOther(ws words) bool {
+	for _, w := range ws.w {
+		switch w {
+		case "uses", "utilizes", "utilises", "integrates", "bruker", "använder", "anvender", "benytter":
+			return true
+		}
+	}
+	return false
+}
+
+// definesAPI reports whether a text names the API as a defined term in
+// parentheses: (“API”), ("APIs"), (the "API").
+func definesAPI(text string) bool {
+	for i := strings.Index(text, "API"); i > 0; {
+		before := strings.TrimLeft(text[max(0, i-6):i], " ")
+		after := text[i+3:]
+		after = strings.TrimPrefix(after, "s")
+		if strings.ContainsAny(before, "(") && strings.ContainsAny(before, "\"“'‘«") && (strings.HasPrefix(after, "\")") || strings.HasPrefix(after, "”)") || strings.HasPrefix(after, "’)") || strings.HasPrefix(after, "»)")) {
+			return true
+		}
+		k := strings.Index(text[i+3:], "API")
+		if k < 0 {
+			break
+		}
+		i += 3 + k
 	}
 	return false
 }
