@@ -63,6 +63,10 @@ func TestConstructions(t *testing.T) {
 
 		// Bans in forms a word list misses.
 		{"en engines and agents in a list", `<p>You agree not to:</p><ul><li>deploy any engine, agent, spider or other automated tool to read the site.</li></ul>`, TopicScraping, Prohibits, true},
+		{"en engines and agents without a spider", `<p>You agree not to:</p><ul><li>access any part of the site through any engine, software, tool, agent or mechanism.</li></ul>`, TopicScraping, Prohibits, true},
+		{"nn robotar i ei liste", `<p>Som brukar av tenesta skal du ikkje:</p><ul><li>bruke robotar, edderkoppar eller andre automatiske verktøy for å hente innhald frå nettstaden.</li></ul>`, TopicScraping, Prohibits, true},
+		{"da robotter i en liste", `<p>Du må ikke:</p><ul><li>bruge robotter, spiders eller andre automatiserede værktøjer til at hente indhold fra hjemmesiden.</li></ul>`, TopicScraping, Prohibits, true},
+		{"sv robotar i en lista", `<p>Du får inte:</p><ul><li>använda robotar, spindlar eller andra automatiserade verktyg för att hämta innehåll från webbplatsen.</li></ul>`, TopicScraping, Prohibits, true},
 		{"en large-scale copying", `<p>Large-scale copying of the listings is prohibited.</p>`, TopicScraping, Prohibits, true},
 		{"en systematic retrieval", `<p>Systematic retrieval of articles from the archive is not allowed.</p>`, TopicScraping, Prohibits, true},
 		{"en people with a browser", `<p>The website is intended solely for people reading it in a web browser.</p>`, TopicScraping, Prohibits, true},

@@ -54,7 +54,7 @@ const (
 // is on a topic at all (firstWeak reads licenceWeak): one of them must
 // match before every list is matched. A list added to that test is added
 // here.
-var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, apiCues, humanUseCues}
+var topicLists = []*cueList{scrapingCues, aiCues, licenceStrong, licenceWeak, apiCues, humanUseCues, robotCues}
 
 // classify reads one piece. ok is false when the piece speaks of none of
 // our topics, or only of the user's content or the service's own doings.
@@ -82,6 +82,15 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	if human && !isScrape {
 		scrape, scrapeW, isScrape = hit{}, humanW, true
 	}
+	if !isScrape {
+		// robots and automated means count when the sentence speaks of
+		// taking content: "use robots to access the site", not "to contact
+		// members" or "to create accounts"
+		_, _, others := firstHit(ws, othersWorks)
+		if h, w, ok := firstHit(ws, robotCues); ok && takesContent(ws) && !others {
+			scrape, scrapeW, isScrape = h, w, true
+		}
+	}
 	if !isScrape && !isAI && !isLic && !isWeak && !isAPI || definition(ws) || stewardNotice(ws) || acceptance(ws) || pointer(ws) {
 		return s, false
 	}
@@ -104,12 +113,9 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		h, w, ok := firstAction(ws)
 		isAI, ai, aiW = ok, h, w
 	}
-	if !isScrape {
-		// robots and automated means count when the sentence speaks of
-		// taking content: "use robots to access the site", not "to contact
-		// members" or "to create accounts"
+	if !isScrape && (isAI || isLic || isWeak || isAPI) {
 		_, _, others := firstHit(ws, othersWorks)
-		if h, w, ok := firstHit(ws, robotCues); ok && takesContent(ws) && !others {
+		if h, w, ok := firstHit(ws, collectCues); ok && takesContent(ws) && !others {
 			scrape, scrapeW, isScrape = h, w, true
 		}
 	}
@@ -543,6 +549,18 @@ func bindsWhom(ws words, h hit) string {
 	if first == "ikke" || first == "ikkje" || first == "inte" || first == "not" || first == "aldri" || first == "aldrig" {
 		// "Vi inngår ikke …": the negation follows its verb and subject
 		for k := h.i - 1; k >= 0 && k >= h.i-2; k-- {
+			if weWords[ws.w[k]] {
+				return "service"
+			}
+		}
+	}
+	if modalNegations[first] && h.j > h.i {
+		// "skal du ikke", "får man inte": the subject stands between the
+		// modal and its negation
+		for k := h.i + 1; k < h.j; k++ {
+			if youWords[ws.w[k]] {
+				return "reader"
+			}
 			if weWords[ws.w[k]] {
 				return "service"
 			}

@@ -39,7 +39,7 @@ var scrapingCues = compile(
 	"large scale|mass|bulk|wholesale|systematic|systematically ~ copying|copy|copies|download*|retriev*|collect*|extract*|harvest*|reproduc*",
 	"storskala|masse|massiv|systematisk* ~ kopiering|kopiere|nedlasting*|innsamling*|uttrekk*|nedladdning*|kopiering|indsamling*",
 	// Scandinavian
-	"edderkopp*", "skrap*", "skrab*", "skrapa*", "datautvinning*", "datainnsamling*", "dataindsamling*", "datahøsting*", "innhøsting*", "høsting",
+	"edderkopp*", "edderkop*", "spindl*", "skrap*", "skrab*", "skrapa*", "datautvinning*", "datainnsamling*", "dataindsamling*", "datahøsting*", "innhøsting*", "høsting",
 	"automati* ~ tilgang*|innsamling*|innhenting*|bruk|bruken|nedlast*|henting|spørring*|forespørsl*|åtkomst|insamling*|hämtning|indsamling",
 	"systematisk* ~ hent*|innhent*|samle*|kopier*|last*|indsaml*|hämta*",
 	"hent*|innhent*|samle* ~ systematisk*", "ikke menneskelig*", "ikkje menneskeleg*",
@@ -50,14 +50,21 @@ var scrapingCues = compile(
 	"uttrekk*|gjenbruk*|utnytt*|kopier* ~ vesentlig* del*", "vesentlig* del* ~ av ~ database*",
 )
 
+// collectCues name taking data without saying how: they make a sentence
+// already on a topic a rule about collection, never one by themselves
+// ("collect personal information about others" is a privacy rule).
+var collectCues = compile("retriev*|collect|collects|collecting|collection|extract*|gather* ~ data|content|information|material*", "datainnsamlings")
+
 // robotCues name automated means that count only when the sentence also
 // speaks of taking content ("use robots to access the site"), not of
 // something else done automatically ("robots to contact members").
 var robotCues = compile(
 	"robot*", "bot", "bots", "botnet*", "web robot*",
 	"automated|automatic|automation ~ means|device*|system*|process*|tool*|software|script*|technolog*|method*|program*|agent*|manner",
-	"computer program*", "retriev*|collect|collects|collecting|collection|extract*|gather* ~ data|content|information|material*",
-	"automati* ~ system*|verktøy*|midler|måte|måter|program*", "datainnsamlings",
+	"computer program*",
+	// "any engine, software, tool, agent, device or mechanism"
+	"any ~ engine|engines|agent|agents", "robotar", "robotter", "spindl*",
+	"automati* ~ system*|verktøy*|verktyg*|værktøj*|midler|måte|måter|program*|metod*|medel",
 )
 
 // aiActionCues are the uses of content for AI that an objection is about:
@@ -149,6 +156,8 @@ var prohibitCues = compile(
 	// Scandinavian
 	"å ikke", "å ikkje", "at ikke", "att inte", "nor may", "nor shall",
 	"ikke tillatt*", "ikkje tillate*", "ikke lov", "ikkje lov", "forbudt", "forbode", "forbud*", "kan ikke", "kan ikkje", "må ikke", "må ikkje",
+	// the Scandinavian verb before its subject: "skal du ikke", "får man inte"
+	"skal|kan|må|får|bør|skall|ska ~ du|dere|de|ni|man|ein|brukeren|brukaren|användaren|brugeren ~ ikke|ikkje|inte|ej",
 	"skal ikke", "skal ikkje", "har ikke lov", "ikke å", "ikkje å", "ikke bruke", "ulovlig*", "uautoriser*",
 	"kommer inte att",
 	"uten ~ samtykke|tillatelse|godkjenning|løyve|avtale", "utan ~ samtykke|løyve|medgivande|tillstånd|samtycke", "uden ~ samtykke|tilladelse",
@@ -227,7 +236,8 @@ var accountCues = compile("create* ~ account*|profile*", "register* ~ account*|p
 
 // collectingCues show that a sentence about bots is about taking content.
 var collectingCues = compile("access*", "collect*", "extract*", "retriev*", "download*", "copy*", "scrap*", "harvest*", "index*", "mine", "mining",
-	"tilgang*", "hent*", "innhent*", "samle*", "kopier*", "laste*", "utvin*", "skrap*", "åtkomst")
+	"tilgang*", "hent*", "innhent*", "samle*", "kopier*", "laste*", "utvin*", "skrap*", "åtkomst",
+	"hämta*", "insaml*", "indsaml*", "kopiera*", "ladda*", "adgang*")
 
 // youCues are the subjects of a prohibition that binds the reader.
 var youWords = map[string]bool{
@@ -311,5 +321,5 @@ var allLists = []*cueList{
 	scrapingCues, robotCues, aiActionCues, aiCues, licenceStrong, licenceWeak, apiCues, prohibitCues, permitCues,
 	userCues, serviceCues, accountCues, collectingCues, licenceOffTopic, siteObjects, apiOffered, thirdParty,
 	tradeMarks, contentWords, reservedCues, licenceNames, disclaimerCues, softwareCues, humanUseCues, userDataCues, reuseGrants, othersWorks,
-	contentUseCues, acceptanceCues, grantCues, licenceOfContent, conditionCues,
+	contentUseCues, acceptanceCues, grantCues, licenceOfContent, conditionCues, collectCues,
 }
