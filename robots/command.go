@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -14,13 +15,31 @@ import (
 const commandUsage = `usage: crawlsignals robots [-agent NAME] [-status CODE] FILE [URL...]
 
 Reads FILE ("-" for standard input) as the body of a robots.txt that
-answered with status CODE, the way RFC 9309 reads it, and prints for each
-URL one line: "allowed" or "disallowed", a tab, the URL, a tab, and the line
-of the rule that decided (0 when no rule did). Without URLs it prints the
-whole reading: groups, the agents table, Sitemaps, Crawl-delay,
-Content-Signal and Content-Usage lines, and comments that forbid crawling.
+answered with status CODE (0: no answer), the way RFC 9309 reads it, and
+prints for each URL (an absolute http or https URL) one line for the agent
+named: "allowed" or "disallowed", a tab, the URL, a tab, and LINE.
 
-Exit status: 0 when the input was read, 1 when it could not be, 2 on bad usage.
+  2xx: the file's rules decide; LINE is the line of the rule that decided
+       (0 when no rule did).
+  3xx (a redirect not followed to a file) and 4xx: RFC 9309 reads the
+       robots.txt as "unavailable" (section 2.3.1.3): a crawler MAY access
+       any resource, so every URL is allowed; LINE is "unavailable".
+  5xx, no answer (0) and any other status: RFC 9309 reads the robots.txt as
+       "unreachable" (section 2.3.1.4): a crawler MUST assume complete
+       disallow, so every URL is disallowed; LINE is "unreachable".
+
+For any status but 2xx the body is not read, and standard error says what
+RFC 9309 says, then, but for 404 and 410, on a line of its own labelled as
+ours and not the verdict, our crawler's rule: it reads nothing else on such
+a host (for a 3xx or 4xx, stricter than RFC 9309).
+
+Without URLs it prints the whole reading: groups, the agents table,
+Sitemaps, Crawl-delay, Content-Signal and Content-Usage lines, and comments
+that forbid crawling.
+
+Exit status: 0 when the input was read, 1 when it could not be, 2 on bad
+usage, a URL argument that is not an absolute http(s) URL included (no
+verdict is then printed).
 `
 
 // RunCommand is "crawlsignals robots": args are the arguments after the
@@ -62,6 +81,17 @@ func RunCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "robots: -agent %s is read as the product token %q: RFC 9309 allows only letters, \"_\" and \"-\" in one\n", h, token)
 	}
 	name, urls := rest[0], rest[1:]
+	bad := false
+	for _, u := range urls {
+		if err := checkURL(u); err != nil {
+			fmt.Fprintf(stderr, "robots: %v\n", err)
+			bad = true
+		}
+	}
+	if bad {
+		fmt.Fprintln(stderr, "robots: give each URL whole, as https://HOST/PATH; no verdict printed")
+		return 2
+	}
 	body, err := readInput(name, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "robots: %v\n", err)
@@ -76,31 +106,116 @@ func RunCommand(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		printReading(stdout, name, *status, outcome, f, body, token)
 		return 0
 	}
-	if outcome == DisallowAll {
-		// "disallowed" is then our crawler's rule, not the file's word:
-		// say so, with what RFC 9309 says.
-		fmt.Fprintf(stderr, "robots: the file was not read; %s\n", StatusMeaning(*status))
+	if outcome != Rules {
+		// The verdict is RFC 9309's for the agent named; our crawler's
+		// stricter rule is a note of its own, never the verdict.
+		r := rfcReading(*status)
+		fmt.Fprintf(stderr, "robots: %s\n", r.says)
+		if r.ours != "" {
+			fmt.Fprintf(stderr, "robots: %s\n", r.ours)
+		}
+		verdict := "allowed"
+		if !r.allowed {
+			verdict = "disallowed"
+		}
+		for _, u := range urls {
+			fmt.Fprintf(stdout, "%s\t%s\t%s\n", verdict, u, r.access)
+		}
+		return 0
 	}
 	code := 0
 	for _, u := range urls {
-		allowed, line := true, 0
-		if outcome == DisallowAll {
-			allowed = false
-		} else if outcome == Rules {
-			d := f.Decide(token, u)
-			allowed, line = d.Allowed, d.Line
-			if d.Err != nil {
-				fmt.Fprintf(stderr, "robots: %s: %v\n", u, d.Err)
-				code = 1
-			}
+		d := f.Decide(token, u)
+		if d.Err != nil {
+			fmt.Fprintf(stderr, "robots: %s: %v\n", u, d.Err)
+			code = 1
 		}
 		verdict := "allowed"
-		if !allowed {
+		if !d.Allowed {
 			verdict = "disallowed"
 		}
-		fmt.Fprintf(stdout, "%s\t%s\t%d\n", verdict, u, line)
+		fmt.Fprintf(stdout, "%s\t%s\t%d\n", verdict, u, d.Line)
 	}
 	return code
+}
+
+// checkURL accepts an absolute http or https URL with a host, the only
+// kind of URL argument the command answers for: anything else (a bare
+// host, a path, another scheme) would be read as some path and answered
+// for, which is no answer.
+func checkURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return fmt.Errorf("URL argument %q is not a URL: %v", raw, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Opaque != "" || u.Hostname() == "" {
+		return fmt.Errorf("URL argument %q is not an absolute http or https URL", raw)
+	}
+	return nil
+}
+
+// statusReading is how RFC 9309 §2.3.1 reads a robots.txt status other
+// than 2xx, the same for every crawler whatever the body says.
+type statusReading struct {
+	// access is RFC 9309's word for the robots.txt, the LINE field of the
+	// command's answer: "unavailable" or "unreachable".
+	access string
+	// allowed is RFC 9309's answer for every URL on the host.
+	allowed bool
+	// says is what RFC 9309 says about the status, a sentence.
+	says string
+	// ours is our crawler's rule, labelled as ours, when it is stricter
+	// than RFC 9309's ("" when it is not).
+	ours string
+}
+
+// rfcReading reads a status other than 2xx as RFC 9309 does. 4xx is
+// "unavailable" (§2.3.1.3): a crawler MAY access any resource; the RFC
+// makes no exception for 429. A 3xx that did not lead to a file is read
+// as unavailable too, as §2.3.1.2 allows after more than five redirects.
+// 5xx and no answer are "unreachable" (§2.3.1.4): a crawler MUST assume
+// complete disallow. A status that is no HTTP answer at all (1xx as a
+// final answer, 600 and up) is read as unreachable: there was no usable
+// answer, as with a network error, and when in doubt nothing is allowed.
+func rfcReading(status int) statusReading {
+	answered := fmt.Sprintf("answered %d", status)
+	if status == 0 {
+		answered = "did not answer"
+	}
+	const (
+		unavailable = `RFC 9309 §2.3.1.3 reads the robots.txt as "unavailable": a crawler MAY access any resource on the host, whatever the body says`
+		unreachable = `RFC 9309 §2.3.1.4 reads the robots.txt as "unreachable": a crawler MUST assume complete disallow (only when it stays unreachable for a reasonably long time, for example 30 days, MAY a crawler treat it as unavailable or keep using a cached copy)`
+	)
+	var r statusReading
+	switch {
+	case status >= 300 && status <= 499:
+		r = statusReading{access: "unavailable", allowed: true,
+			ours: fmt.Sprintf("note, our crawler's rule (stricter than RFC 9309's, and not the verdict): crawlsignals reads nothing else on a host whose robots.txt %s", answered)}
+	default:
+		// Where RFC 9309 disallows everything, our crawler does the same.
+		r = statusReading{access: "unreachable",
+			ours: fmt.Sprintf("note, our crawler's rule (not the verdict): crawlsignals too reads nothing else on a host whose robots.txt %s", answered)}
+	}
+	switch {
+	case status == 404 || status == 410:
+		r.ours = "" // no robots.txt: our crawler reads no rules either
+		r.says = fmt.Sprintf("robots.txt %s, there is none: %s", answered, unavailable)
+	case status == 429:
+		r.says = fmt.Sprintf("robots.txt %s (Too Many Requests): %s; it makes no exception for 429", answered, unavailable)
+	case status >= 400 && status <= 499:
+		r.says = fmt.Sprintf("robots.txt %s: %s", answered, unavailable)
+	case status >= 300 && status <= 399:
+		r.says = fmt.Sprintf("robots.txt %s, a redirect that did not lead to a file: RFC 9309 §2.3.1.2 lets a crawler then assume it \"unavailable\", and for an unavailable robots.txt (§2.3.1.3) a crawler MAY access any resource on the host, whatever the body says", answered)
+	case status == 0 || (status >= 500 && status <= 599):
+		r.says = fmt.Sprintf("robots.txt %s: %s", answered, unreachable)
+	default:
+		r.says = fmt.Sprintf("robots.txt %s, which is no usable HTTP answer, read as a network error is: %s", answered, unreachable)
+	}
+	return r
 }
 
 // readInput reads at most one byte more than MaxBytes, enough to know the
@@ -138,6 +253,12 @@ func printReading(w io.Writer, name string, status int, outcome Outcome, f *File
 	fmt.Fprintf(w, "robots.txt %s, status %d (%s): %s\n", name, status, what, StatusMeaning(status))
 	if outcome != Rules {
 		fmt.Fprintln(w, "The body is not read: the status alone decides.")
+		r := rfcReading(status)
+		verdict := "allowed everywhere"
+		if !r.allowed {
+			verdict = "disallowed everywhere"
+		}
+		fmt.Fprintf(w, "%s, as RFC 9309 reads status %d (%s): %s.\n", token, status, r.access, verdict)
 		return
 	}
 	size := fmt.Sprintf("%d bytes", len(body))

@@ -35,10 +35,12 @@ func TestCommandURLs(t *testing.T) {
 	if code != 0 || out != "disallowed\thttps://e.test/\t6\n" {
 		t.Errorf("full user agent: %d %q", code, out)
 	}
-	// The status decides before the body does.
-	for status, want := range map[string]string{"404": "allowed", "410": "allowed", "403": "disallowed", "503": "disallowed", "0": "disallowed"} {
+	// The status decides before the body does, as RFC 9309 §2.3.1 reads
+	// it: 4xx unavailable (allowed), 5xx and no answer unreachable
+	// (disallowed); LINE names which.
+	for status, want := range map[string]string{"404": "allowed\thttps://e.test/private/x\tunavailable", "410": "allowed\thttps://e.test/private/x\tunavailable", "403": "allowed\thttps://e.test/private/x\tunavailable", "503": "disallowed\thttps://e.test/private/x\tunreachable", "0": "disallowed\thttps://e.test/private/x\tunreachable"} {
 		code, out, _ = runCmd(t, cmdFile, "-status", status, "-", "https://e.test/private/x")
-		if code != 0 || out != want+"\thttps://e.test/private/x\t0\n" {
+		if code != 0 || out != want+"\n" {
 			t.Errorf("status %s: %d %q", status, code, out)
 		}
 	}
