@@ -19,7 +19,7 @@ import (
 // at every build. Both read it alike now: its first 500 KiB, and so does a
 // stream cut short (what came before the break).
 // tregList is a list of one site on a slow fixture host.
-const tregList = "[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\n"
+const tregList = "[[site]]\nname = \"Treg\"\nurl = \"https://treg.test/\"\nhosts = [\"treg.test\"]\n"
 
 // tregPDFWeb is treg.test with its terms as a PDF of the bytes pdf, linked
 // from the home page's footer.

@@ -18,13 +18,13 @@ import (
 const publisherGroup = `[[site]]
 name = "Nordposten"
 url = "https://nord.test/"
-hosts = ["info.fjordmedia.test"]
+hosts = ["nord.test", "info.fjordmedia.test"]
 category = "news"
 
 [[site]]
 name = "Sørbladet"
 url = "https://sor.test/"
-hosts = ["info.fjordmedia.test"]
+hosts = ["sor.test", "info.fjordmedia.test"]
 category = "news"
 `
 

@@ -526,10 +526,12 @@ func TestBlockedSitesHostNotAskedForAnother(t *testing.T) {
 [[site]]
 name = "Nordposten"
 url = "https://nord.test/"
+hosts = ["nord.test"]
 
 [[site]]
 name = "Sørbladet"
 url = "https://sor.test/"
+hosts = ["sor.test"]
 blocked = true
 blocked_since = "2026-11-15"
 `)

@@ -59,7 +59,7 @@ func TestConnectionKeptBetweenRequests(t *testing.T) {
 			defer srv.Close()
 
 			resolve := map[string]string{"vert.test": srv.Listener.Addr().String()}
-			list := listFrom(t, "[[site]]\nname = \"Vert\"\nurl = \"http://vert.test/\"\ncategory = \"reference\"\n")
+			list := listFrom(t, "[[site]]\nname = \"Vert\"\nurl = \"http://vert.test/\"\nhosts = [\"vert.test\"]\ncategory = \"reference\"\n")
 			cr, err := New(Config{Batches: t.TempDir(), MinDelay: 100 * time.Millisecond, Resolve: resolve, Workers: 2,
 				Client: NewClient(ClientOptions{Resolve: resolve, MaxIdleConns: 4})}, list, nil)
 			if err != nil {

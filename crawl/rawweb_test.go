@@ -266,7 +266,7 @@ type rawRun struct {
 // rawCrawler is a crawler of the raw site on srv with the real guarded client.
 func rawCrawler(t *testing.T, srv *rawServer, cfg Config) (*Crawler, Config) {
 	t.Helper()
-	list := listFrom(t, "[[site]]\nname = \"Rå\"\nurl = \""+srv.scheme+"://"+rawHost+"/\"\n")
+	list := listFrom(t, "[[site]]\nname = \"Rå\"\nurl = \""+srv.scheme+"://"+rawHost+"/\"\nhosts = [\""+rawHost+"\"]\n")
 	resolve := map[string]string{rawHost: srv.ln.Addr().String()}
 	timeouts := shortTimeouts
 	if srv.timeouts != (Timeouts{}) {

@@ -284,15 +284,17 @@ const demoExtra = `
 [[site]]
 name = "Eksempel kommune"
 url = "https://kommune.test/"
-hosts = ["data.kommune.test"]
+hosts = ["kommune.test", "data.kommune.test"]
 
 [[site]]
 name = "Eksempelavisa"
 url = "https://avis.test/"
+hosts = ["avis.test"]
 
 [[site]]
 name = "Kystregisteret"
 url = "https://register.test/"
+hosts = ["register.test"]
 `
 
 // -site names a site by any of its hosts; a shared host names every site

@@ -13,6 +13,7 @@ func TestNativeDates(t *testing.T) {
 	l, err := Parse("sites.toml", []byte(`[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 blocked = true
 blocked_since = 2026-11-15
 rechecked = [2026-12-01, "2027-01-15"]
@@ -28,6 +29,7 @@ rechecked = [2026-12-01, "2027-01-15"]
 	_, err = Parse("sites.toml", []byte(`[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 rechecked = [
   2026-12-01T06:00:00,
   06:00:00,
@@ -38,7 +40,7 @@ rechecked = [
 	if err != nil {
 		got = err.Error()
 	}
-	for _, want := range []string{"sites.toml:5: rechecked:", "sites.toml:6: rechecked:", "sites.toml:7: rechecked:"} {
+	for _, want := range []string{"sites.toml:6: rechecked:", "sites.toml:7: rechecked:", "sites.toml:8: rechecked:"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("error %q lacks %q", got, want)
 		}
@@ -49,7 +51,7 @@ rechecked = [
 // line break (a table name with an escaped newline in it) is kept on one
 // line.
 func TestErrorsStayOnOneLine(t *testing.T) {
-	_, err := Parse("sites.toml", []byte("[\"a\\nb\"]\nx = 1\n\n[[site]]\nname = \"A\"\nurl = \"https://a.no/\"\nnotes = 1\n"))
+	_, err := Parse("sites.toml", []byte("[\"a\\nb\"]\nx = 1\n\n[[site]]\nname = \"A\"\nurl = \"https://a.no/\"\nhosts = [\"a.no\"]\nnotes = 1\n"))
 	if err == nil {
 		t.Fatal("no error")
 	}

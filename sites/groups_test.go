@@ -20,7 +20,7 @@ hosts = ["a.no", "b.no", "legal.group.no"]
 [[site]]
 name = "B"
 url = "https://b.no/"
-hosts = ["legal.group.no"]
+hosts = ["b.no", "legal.group.no"]
 
 [[site]]
 name = "C"
@@ -30,6 +30,7 @@ hosts = ["c.no", "legal.group.no"]
 [[site]]
 name = "D"
 url = "https://d.no/"
+hosts = ["d.no"]
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -68,12 +69,14 @@ func TestDuplicateHomeStillRefused(t *testing.T) {
 	_, err := Parse("sites.toml", []byte(`[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 
 [[site]]
 name = "B"
 url = "https://a.no/om"
+hosts = ["a.no"]
 `))
-	if err == nil || !strings.Contains(err.Error(), `sites.toml:7: duplicate site: "a.no" is already the home host of "A" (line 1)`) {
+	if err == nil || !strings.Contains(err.Error(), `sites.toml:8: duplicate site: "a.no" is already the home host of "A" (line 1)`) {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -86,26 +89,27 @@ func TestGroupsFollowChains(t *testing.T) {
 	toml := `[[site]]
 name = "E"
 url = "https://e.no/"
-hosts = ["x.d.no"]
+hosts = ["e.no", "x.d.no"]
 
 [[site]]
 name = "C"
 url = "https://c.no/"
+hosts = ["c.no"]
 
 [[site]]
 name = "D"
 url = "https://d.no/"
-hosts = ["x.d.no", "y.b.no"]
+hosts = ["d.no", "x.d.no", "y.b.no"]
 
 [[site]]
 name = "B"
 url = "https://b.no/"
-hosts = ["y.b.no", "z.a.no"]
+hosts = ["b.no", "y.b.no", "z.a.no"]
 
 [[site]]
 name = "A"
 url = "https://a.no/"
-hosts = ["z.a.no"]
+hosts = ["a.no", "z.a.no"]
 `
 	l, err := Parse("sites.toml", []byte(toml))
 	if err != nil {
@@ -132,11 +136,11 @@ func TestShardsKeepSharedHostsTogether(t *testing.T) {
 	// and 20 sites on their own.
 	for g := range 8 {
 		for i := range 5 {
-			fmt.Fprintf(&b, "[[site]]\nname = \"T%d-%d\"\nurl = \"https://t%d-%d.no/\"\nhosts = [\"legal.g%d.no\"]\n\n", g, i, g, i, g)
+			fmt.Fprintf(&b, "[[site]]\nname = \"T%d-%d\"\nurl = \"https://t%d-%d.no/\"\nhosts = [\"t%d-%d.no\", \"legal.g%d.no\"]\n\n", g, i, g, i, g, i, g)
 		}
 	}
 	for i := range 20 {
-		fmt.Fprintf(&b, "[[site]]\nname = \"S%d\"\nurl = \"https://s%d.no/\"\n\n", i, i)
+		fmt.Fprintf(&b, "[[site]]\nname = \"S%d\"\nurl = \"https://s%d.no/\"\nhosts = [\"s%d.no\"]\n\n", i, i, i)
 	}
 	l, err := Parse("sites.toml", []byte(b.String()))
 	if err != nil {

@@ -256,22 +256,7 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 		s.Hosts = []string{s.Host}
 		lines[s.Host] = keyLine("url")
 	}
-	if v, ok := raw["hosts"]; ok {
-		for _, it := range p.strs(v, "hosts", base+".hosts") {
-			h := strings.ToLower(it.s)
-			switch problem := hostProblem(h); {
-			case problem != "":
-				p.errorf(it.line, "hosts: %q %s", it.s, problem)
-			case h == s.Host:
-				// The home host may be listed; it is there already.
-			case slices.Contains(s.Hosts, h):
-				p.errorf(it.line, "hosts: %q is listed twice", h)
-			default:
-				s.Hosts = append(s.Hosts, h)
-				lines[h] = it.line
-			}
-		}
-	}
+	p.hosts(&s, raw, base, lines)
 
 	if v, ok := raw["approved"]; ok {
 		for _, it := range p.strs(v, "approved", base+".approved") {
@@ -303,6 +288,10 @@ func (p *parser) site(i int, raw map[string]toml.Primitive) Site {
 				p.errorf(line, "blocked_since is set but blocked is not true")
 			}
 		}
+	} else if s.Blocked {
+		// The page says since when the site asked us to stop, and the
+		// operator's record of the request is that date.
+		p.errorf(keyLine("blocked"), "site%s is blocked but has no blocked_since: add the day it asked us to stop (blocked_since = YYYY-MM-DD)", p.named(s.Name))
 	}
 
 	if v, ok := raw["category"]; ok {

@@ -24,7 +24,7 @@ func hostOf(n int) string {
 // fits is accepted.
 func TestHomeHostThatNamesFilesMustFit(t *testing.T) {
 	list := func(host string) string {
-		return "[[site]]\nname = \"A\"\nurl = \"https://" + host + "/\"\n"
+		return "[[site]]\nname = \"A\"\nurl = \"https://" + host + "/\"\nhosts = [\"" + host + "\"]\n"
 	}
 	ok := hostOf(policy.MaxSiteHost)
 	if len(ok) != policy.MaxSiteHost || hostProblem(ok) != "" {

@@ -32,6 +32,7 @@ func TestParseErrors(t *testing.T) {
 name = "A"
 urll = "https://a.no/"
 url = "https://a.no/"
+hosts = ["a.no"]
 `,
 			want: []string{`sites.toml:3: unknown key "urll" in [[site]]`},
 		},
@@ -40,6 +41,7 @@ url = "https://a.no/"
 			in: `[[site]]
 name = "A"
 URL = "https://a.no/"
+hosts = ["a.no"]
 `,
 			want: []string{
 				`sites.toml:1: missing url in [[site]] "A"`,
@@ -51,10 +53,11 @@ URL = "https://a.no/"
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 [site.extra]
 x = 1
 `,
-			want: []string{`sites.toml:4: unknown key "extra" in [[site]]`},
+			want: []string{`sites.toml:5: unknown key "extra" in [[site]]`},
 		},
 		{
 			name: "unknown key in global",
@@ -64,6 +67,7 @@ max_adresses = 10
 [[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 `,
 			want: []string{`sites.toml:2: unknown key "max_adresses" in [global]`},
 		},
@@ -73,13 +77,14 @@ url = "https://a.no/"
 [[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 
 [sites]
 name = "B"
 `,
 			want: []string{
 				`sites.toml:1: unknown key "title"`,
-				`sites.toml:6: unknown table [sites]`,
+				`sites.toml:7: unknown table [sites]`,
 			},
 		},
 		{
@@ -87,6 +92,7 @@ name = "B"
 			in: `[[site]]
 name = "A
 url = "https://a.no/"
+hosts = ["a.no"]
 `,
 			want: []string{`sites.toml:2: TOML syntax error: *`},
 		},
@@ -95,9 +101,10 @@ url = "https://a.no/"
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 name = "B"
 `,
-			want: []string{`sites.toml:4: TOML syntax error: *`},
+			want: []string{`sites.toml:5: TOML syntax error: *`},
 		},
 		{
 			name: "site as a single table",
@@ -119,14 +126,16 @@ max_addresses = 5
 			name: "missing name and empty name",
 			in: `[[site]]
 url = "https://a.no/"
+hosts = ["a.no"]
 
 [[site]]
 name = "  "
 url = "https://b.no/"
+hosts = ["b.no"]
 `,
 			want: []string{
 				`sites.toml:1: missing name in [[site]]`,
-				`sites.toml:5: name is empty`,
+				`sites.toml:6: name is empty`,
 			},
 		},
 		{
@@ -142,34 +151,40 @@ hosts = ["a.no"]
 			in: `[[site]]
 name = "A"
 url = "ftp://a.no/"
+hosts = ["a.no"]
 
 [[site]]
 name = "B"
 url = "https:///b"
+hosts = ["b.no"]
 
 [[site]]
 name = "C"
 url = "c.no"
+hosts = ["c.no"]
 
 [[site]]
 name = "D"
 url = "https://d.no:8443/"
+hosts = ["d.no"]
 
 [[site]]
 name = "E"
 url = "https://user@e.no/"
+hosts = ["e.no"]
 
 [[site]]
 name = "F"
 url = "https://bad_host.no/"
+hosts = ["f.no"]
 `,
 			want: []string{
 				`sites.toml:3: url "ftp://a.no/" is not an absolute http(s) address`,
-				`sites.toml:7: url "https:///b" has no host`,
-				`sites.toml:11: url "c.no" is not an absolute http(s) address`,
-				`sites.toml:15: url "https://d.no:8443/" must not name a port`,
-				`sites.toml:19: url "https://user@e.no/" must not contain a user name or password`,
-				`sites.toml:23: url "https://bad_host.no/" has a host that has a character not allowed in hostnames`,
+				`sites.toml:8: url "https:///b" has no host`,
+				`sites.toml:13: url "c.no" is not an absolute http(s) address`,
+				`sites.toml:18: url "https://d.no:8443/" must not name a port`,
+				`sites.toml:23: url "https://user@e.no/" must not contain a user name or password`,
+				`sites.toml:28: url "https://bad_host.no/" has a host that has a character not allowed in hostnames`,
 			},
 		},
 		{
@@ -177,24 +192,28 @@ url = "https://bad_host.no/"
 			in: `[[site]]
 name = "Avisa"
 url = "https://a.no/"
+hosts = ["a.no"]
 
 [[site]]
 name = "avisa"
 url = "https://b.no/"
+hosts = ["b.no"]
 `,
-			want: []string{`sites.toml:6: duplicate site: the name "avisa" is already used by the site at line 1`},
+			want: []string{`sites.toml:7: duplicate site: the name "avisa" is already used by the site at line 1`},
 		},
 		{
 			name: "duplicate home host",
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 
 [[site]]
 name = "A in English"
 url = "https://A.no/en/"
+hosts = ["a.no"]
 `,
-			want: []string{`sites.toml:7: duplicate site: "a.no" is already the home host of "A" (line 1)`},
+			want: []string{`sites.toml:8: duplicate site: "a.no" is already the home host of "A" (line 1)`},
 		},
 		{
 			name: "host listed twice in one site",
@@ -214,7 +233,7 @@ hosts = [
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
-hosts = [
+hosts = ["a.no",
   "bad_host.a.no",
   "a.no:8080",
   "https://www.a.no/",
@@ -239,7 +258,7 @@ hosts = [
 				`sites.toml:12: hosts: "x..a.no" has an empty label (two dots in a row)`,
 				`sites.toml:13: hosts: "x.a.no." must not end with a dot`,
 				`sites.toml:14: hosts: "" is empty`,
-				`sites.toml:15: hosts: element 11 is an integer, not a string`,
+				`sites.toml:15: hosts: element 12 is an integer, not a string`,
 			},
 		},
 		{
@@ -247,30 +266,34 @@ hosts = [
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 blocked = true
 blocked_since = "15.11.2026"
 
 [[site]]
 name = "B"
 url = "https://b.no/"
+hosts = ["b.no"]
 blocked_since = "2026-11-15"
 
 [[site]]
 name = "C"
 url = "https://c.no/"
+hosts = ["c.no"]
 blocked = true
 blocked_since = 2026-11-15T06:00:00Z
 
 [[site]]
 name = "D"
 url = "https://d.no/"
+hosts = ["d.no"]
 blocked = "yes"
 `,
 			want: []string{
-				`sites.toml:5: blocked_since "15.11.2026" is not a date written as YYYY-MM-DD`,
-				`sites.toml:10: blocked_since is set but blocked is not true`,
-				`sites.toml:16: blocked_since 2026-11-15T06:00:00Z has a time or a time zone; write the day alone, like 2026-11-15`,
-				`sites.toml:21: blocked must be true or false, not a string`,
+				`sites.toml:6: blocked_since "15.11.2026" is not a date written as YYYY-MM-DD`,
+				`sites.toml:12: blocked_since is set but blocked is not true`,
+				`sites.toml:19: blocked_since 2026-11-15T06:00:00Z has a time or a time zone; write the day alone, like 2026-11-15`,
+				`sites.toml:25: blocked must be true or false, not a string`,
 			},
 		},
 		{
@@ -285,13 +308,14 @@ hosts = ["nord.test", "sor.test", "felles.test"]
 [[site]]
 name = "Sørbladet"
 url = "https://sor.test/"
-hosts = ["felles.test"]
+hosts = ["sor.test", "felles.test"]
 blocked = true
 blocked_since = "2026-11-15"
 
 [[site]]
 name = "Vestavind"
 url = "https://felles.test/"
+hosts = ["felles.test"]
 `,
 			want: []string{
 				`sites.toml:4: hosts: "felles.test" is a host of "Sørbladet" (line 6), which is blocked (asked us to stop since 2026-11-15): no request may be sent to it for any site; remove it from this site, or from the blocked site if it is not theirs`,
@@ -327,17 +351,19 @@ approved = [
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 rechecked = ["2026-01-05", "2026-02-30", "2026-3-1"]
 
 [[site]]
 name = "B"
 url = "https://b.no/"
+hosts = ["b.no"]
 rechecked = "2026-01-05"
 `,
 			want: []string{
-				`sites.toml:4: rechecked: "2026-02-30" is not a date written as YYYY-MM-DD`,
-				`sites.toml:4: rechecked: "2026-3-1" is not a date written as YYYY-MM-DD`,
-				`sites.toml:9: rechecked must be an array of dates, not a string`,
+				`sites.toml:5: rechecked: "2026-02-30" is not a date written as YYYY-MM-DD`,
+				`sites.toml:5: rechecked: "2026-3-1" is not a date written as YYYY-MM-DD`,
+				`sites.toml:11: rechecked must be an array of dates, not a string`,
 			},
 		},
 		{
@@ -345,9 +371,10 @@ rechecked = "2026-01-05"
 			in: `[[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 category = "shops"
 `,
-			want: []string{`sites.toml:4: unknown category "shops"; use one of: ` + categoryNames()},
+			want: []string{`sites.toml:5: unknown category "shops"; use one of: ` + categoryNames()},
 		},
 		{
 			name: "wrong types",
@@ -375,6 +402,7 @@ contact = "Crawler <crawler@example.no>"
 [[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 `,
 			want: []string{
 				`sites.toml:2: max_addresses must be between 1 and 1000000, not 0`,
@@ -392,6 +420,7 @@ contact = "nobody"
 [[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 
 [global.more]
 `,
@@ -399,7 +428,7 @@ url = "https://a.no/"
 				`sites.toml:2: max_addresses must be a whole number, not a string`,
 				`sites.toml:3: max_crawl_delay must be a duration string like "300s" or "5m", not an integer`,
 				`sites.toml:4: contact "nobody" is not an email address`,
-				`sites.toml:10: unknown key "more" in [global]`,
+				`sites.toml:11: unknown key "more" in [global]`,
 			},
 		},
 		{
@@ -409,6 +438,7 @@ max_crawl_delay = "five minutes"
 [[site]]
 name = "A"
 url = "https://a.no/"
+hosts = ["a.no"]
 `,
 			want: []string{`sites.toml:2: max_crawl_delay "five minutes" is not a duration like "300s" or "5m"`},
 		},
@@ -417,6 +447,7 @@ url = "https://a.no/"
 			in: `[[site]]
 name = "B"
 url = "https://b.no/"
+hosts = ["b.no"]
 category = "nope"
 urll = "x"
 
@@ -425,13 +456,14 @@ contact = "x"
 
 [[site]]
 url = "https://b.no/"
+hosts = ["b.no"]
 `,
 			want: []string{
-				`sites.toml:4: unknown category "nope"; use one of: ` + categoryNames(),
-				`sites.toml:5: unknown key "urll" in [[site]]`,
-				`sites.toml:8: contact "x" is not an email address`,
-				`sites.toml:10: missing name in [[site]]`,
-				`sites.toml:11: duplicate site: "b.no" is already the home host of "B" (line 1)`,
+				`sites.toml:5: unknown category "nope"; use one of: ` + categoryNames(),
+				`sites.toml:6: unknown key "urll" in [[site]]`,
+				`sites.toml:9: contact "x" is not an email address`,
+				`sites.toml:11: missing name in [[site]]`,
+				`sites.toml:12: duplicate site: "b.no" is already the home host of "B" (line 1)`,
 			},
 		},
 	}
@@ -483,6 +515,7 @@ rechecked = ["2026-12-01", "2027-01-15"]
 [[site]]
 name = "Stopp"
 url = "http://stopp.test"
+hosts = ["stopp.test"]
 blocked = true
 blocked_since = "2026-11-15"
 `
@@ -519,7 +552,7 @@ blocked_since = "2026-11-15"
 }
 
 func TestDefaults(t *testing.T) {
-	l, err := Parse("x.toml", []byte("[[site]]\nname = \"A\"\nurl = \"https://a.no/\"\n"))
+	l, err := Parse("x.toml", []byte("[[site]]\nname = \"A\"\nurl = \"https://a.no/\"\nhosts = [\"a.no\"]\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -532,7 +565,7 @@ func TestDefaults(t *testing.T) {
 func TestInlineSites(t *testing.T) {
 	// Inline tables are unusual in a reviewed list but valid TOML; lines
 	// still point at the element.
-	in := "site = [\n  {name = \"A\", url = \"https://a.no/\"},\n  {name = \"B\", url = \"https://b.no/\", urll = 1},\n]\n"
+	in := "site = [\n  {name = \"A\", url = \"https://a.no/\", hosts = [\"a.no\"]},\n  {name = \"B\", url = \"https://b.no/\", hosts = [\"b.no\"], urll = 1},\n]\n"
 	_, err := Parse("sites.toml", []byte(in))
 	if got, want := lines(err), []string{`sites.toml:3: unknown key "urll" in [[site]]`}; !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
@@ -543,11 +576,12 @@ func TestLookup(t *testing.T) {
 	l, err := Parse("x.toml", []byte(`[[site]]
 name = "A"
 url = "https://a.no/"
-hosts = ["data.a.no"]
+hosts = ["a.no", "data.a.no"]
 
 [[site]]
 name = "B"
 url = "https://www.b.no/"
+hosts = ["www.b.no"]
 `))
 	if err != nil {
 		t.Fatal(err)

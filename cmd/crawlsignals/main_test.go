@@ -21,7 +21,7 @@ func TestExitStatuses(t *testing.T) {
 	bad := filepath.Join(dir, "sites.toml")
 	os.WriteFile(bad, []byte("[[site]]\nname = \"A\"\nurll = \"https://a.no/\"\n"), 0o644)
 	group := filepath.Join(dir, "group.toml")
-	os.WriteFile(group, []byte("[[site]]\nname = \"N\"\nurl = \"https://nord.test/\"\nhosts = [\"info.fjordmedia.test\"]\n\n[[site]]\nname = \"S\"\nurl = \"https://sor.test/\"\nhosts = [\"info.fjordmedia.test\"]\n"), 0o644)
+	os.WriteFile(group, []byte("[[site]]\nname = \"N\"\nurl = \"https://nord.test/\"\nhosts = [\"nord.test\", \"info.fjordmedia.test\"]\n\n[[site]]\nname = \"S\"\nurl = \"https://sor.test/\"\nhosts = [\"sor.test\", \"info.fjordmedia.test\"]\n"), 0o644)
 	cases := []struct {
 		args []string
 		code int
