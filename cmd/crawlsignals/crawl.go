@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -30,11 +31,15 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	batch := fs.String("batch", "", "name of the batch folder (default: the UTC start time); shards of one run share it")
 	resume := fs.String("resume", "", "continue the interrupted batch `BATCH`: complete sites are not read again, stored answers are reused")
 	ca := fs.String("ca", "", "advanced, fixture web only: PEM `FILE` of roots to trust; honoured only when every host is mapped to loopback")
+	plan := fs.Bool("plan", false, "print what this crawl would request first (per site its hosts, robots.txt, the home page, the rest in order), each host's delay, and the sites skipped; sends nothing, writes nothing")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	if *plan && *resume != "" {
+		return fmt.Errorf("%w: -plan shows a new batch; -resume %s continues one, reading only the sites it left unfinished", errUsage, *resume)
 	}
 	if *resume != "" {
 		if *batch != "" && *batch != *resume {
@@ -78,6 +83,11 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	idle, err := crawl.IdleConnsFor(*workers, *openSites, crawl.OpenFilesLimit())
 	if err != nil {
 		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if *plan {
+		return printPlan(e, list, only, crawl.Config{
+			Batches: *batches, MinDelay: *minDelay, Resolve: mapped, Workers: *workers, MaxOpenSites: *openSites,
+		})
 	}
 	// The operator's GOMEMLIMIT and GOGC, when set, are kept.
 	if os.Getenv("GOMEMLIMIT") == "" {
@@ -183,4 +193,121 @@ func parseResolve(vals []string) (map[string]string, error) {
 		out[strings.ToLower(host)] = to
 	}
 	return out, nil
+}
+
+// printPlan is "crawl -plan": what a crawl with these flags would ask for
+// first, without sending anything, resolving any name or writing anything.
+// The flags are checked by crawl.New as for a crawl, with a client that
+// refuses every request, so a plan is printed only for a crawl that would
+// start.
+func printPlan(e *env, list *sites.List, only []string, cfg crawl.Config) error {
+	cfg.Client = &http.Client{Transport: refuseRequests{}}
+	if _, err := crawl.New(cfg, list, only); err != nil {
+		return codedError{exitUsage, err}
+	}
+	selected, err := crawl.Select(list, only)
+	if err != nil {
+		return codedError{exitUsage, err}
+	}
+	var crawled, skipped []*sites.Site
+	for _, s := range selected {
+		if s.Blocked {
+			skipped = append(skipped, s)
+		} else {
+			crawled = append(crawled, s)
+		}
+	}
+	w := e.stdout
+	which := fmt.Sprintf("%d sites", len(list.Sites))
+	if len(selected) < len(list.Sites) {
+		which = fmt.Sprintf("%d of %d sites (-site, -shard)", len(selected), len(list.Sites))
+	}
+	fmt.Fprintf(w, "crawl -plan: %s of %s; %d to crawl, %d skipped. Nothing was sent, no name looked up, nothing written.\n", which, list.Path, len(crawled), len(skipped))
+	fmt.Fprintf(w, "Each host is asked one request at a time, its delay apart or more (more when its robots.txt's Crawl-delay asks, up to %s;\nlonger, and the host is not read), and its robots.txt before anything else.\n", list.Global.MaxCrawlDelay)
+	for _, s := range crawled {
+		fmt.Fprintf(w, "\n%s  %s (%s:%d)\n", s.Host, s.Name, list.Path, s.Line)
+		width := 0
+		for _, h := range s.Hosts {
+			width = max(width, len(h))
+		}
+		for _, h := range s.Hosts {
+			fmt.Fprintf(w, "  host %-*s  %s%s\n", width, h, hostDelay(h, cfg), sharedWith(list, s, h))
+		}
+		for i, p := range crawl.FirstRequests(s) {
+			fmt.Fprintf(w, "  %3d. %-10s  %s\n", i+1, plannedAs(p.FoundVia), p.URL)
+			if p.FoundVia == "home" {
+				fmt.Fprintf(w, "       %-10s  its footer links that name a reading word, and one hop from them (known once it is read)\n", "then")
+			}
+		}
+		fmt.Fprintf(w, "       %-10s  the addresses its robots.txt names on its hosts (known once read)\n", "then")
+		fmt.Fprintf(w, "  at most %d addresses, robots.txt aside\n", list.Global.MaxAddresses)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintln(w, "\nskipped, no request of any kind is sent:")
+		for _, s := range skipped {
+			fmt.Fprintf(w, "  %s  %s (%s:%d): asked us to stop on %s (blocked); not contacted for any site: %s\n",
+				s.Host, s.Name, list.Path, s.Line, orUnknown(s.BlockedSince), strings.Join(s.Hosts, ", "))
+		}
+	}
+	return nil
+}
+
+// hostDelay says how a crawl reaches a host and how far apart it asks.
+func hostDelay(host string, cfg crawl.Config) string {
+	delay := cfg.MinDelay
+	if delay == 0 {
+		delay = crawl.MinDelayFloor
+	}
+	why := "the floor"
+	switch {
+	case delay < crawl.MinDelayFloor:
+		why = "-min-delay, allowed because every host is mapped to loopback"
+	case delay > crawl.MinDelayFloor:
+		why = "-min-delay"
+	}
+	reach := "found through DNS when the crawl runs"
+	if to, ok := cfg.Resolve[host]; ok {
+		reach = "dialled at " + to + " (-resolve)"
+		if crawl.LoopbackTarget(to) {
+			reach = "dialled at " + to + " (-resolve, loopback)"
+		}
+	}
+	return fmt.Sprintf("%s apart or more (%s), %s", delay, why, reach)
+}
+
+// sharedWith names the other sites of the list that review host: one clock
+// and one robots.txt for all of them, each address asked once (design §2).
+func sharedWith(list *sites.List, s *sites.Site, host string) string {
+	var others []string
+	for _, o := range list.Sharing(host) {
+		if o.Host != s.Host {
+			others = append(others, o.Host)
+		}
+	}
+	if len(others) == 0 {
+		return ""
+	}
+	return "; shared with " + strings.Join(others, ", ") + ": one clock, one robots.txt, each address asked once"
+}
+
+// plannedAs names what a planned address is.
+func plannedAs(foundVia string) string {
+	switch foundVia {
+	case "robots":
+		return "robots.txt"
+	case "home":
+		return "home page"
+	case "well-known", "llms":
+		return "well-known"
+	}
+	return foundVia
+}
+
+// refuseRequests is the transport of the client crawl -plan checks its
+// flags with: nothing may be sent, so any request is an error that never
+// reaches the network.
+type refuseRequests struct{}
+
+func (refuseRequests) RoundTrip(r *http.Request) (*http.Response, error) {
+	return nil, fmt.Errorf("crawl -plan sends no request (asked for %s)", r.URL)
 }

@@ -13,6 +13,9 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -48,17 +51,18 @@ type env struct {
 
 func commands() []command {
 	return []command{
-		{"crawl", "[-sites sites.toml] [-batches batches] [-site HOST]... [-resolve HOST=IP:PORT]... [-min-delay D] [-resume BATCH]", "crawl the reviewed sites into a new batch of evidence, or continue an interrupted one", runCrawl},
+		{"crawl", "[-sites sites.toml] [-batches batches] [-site HOST]... [-resolve HOST=IP:PORT]... [-min-delay D] [-resume BATCH] [-plan]", "crawl the reviewed sites into a new batch of evidence, or continue an interrupted one", runCrawl},
 		{"build", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "build the website from the evidence (never fetches)", runBuild},
 		{"recheck", "[-sites sites.toml] [-batches batches] [-content content] [-out public] [-resolve HOST=IP:PORT]... [-min-delay D] HOST", "crawl one site now (a site owner asked), then build", runRecheck},
 		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
 		{"evidence", "verify [-batches batches] [-from FILE] [BATCH...] | merge -batches STORE [-new FILE] ARTIFACT... | needs [-sites sites.toml] [-batches batches] [-content content]", "re-read every WARC record and check digests and manifests; merge shard uploads into the store, write once; list the batches a build needs whole", runEvidence},
-		{"robots", "[-agent NAME] [-status CODE] FILE URL...", "how RFC 9309 reads FILE for each URL", runRobots},
+		{"robots", "[-agent NAME] [-status CODE] FILE [URL...]", "how RFC 9309 reads FILE for each URL", runRobots},
 		{"eval", "[-v] [DIR ...]", "score the terms reader on labelled folders, each and together (default: ../shared/realweb/terms and terms-2, those that exist)", runEval},
 		{"check-site", "[-dir public] [-base-url URL]", "check the built website: well-formed pages, every internal link resolves", runCheckSite},
-		{"fixture", "-dir DIR [-stage N] [-sites sites.toml]", "serve the embedded fixture web on loopback for crawls in other processes", runFixture},
+		{"fixture", "-dir DIR [-stage N] [-sites FILE]", "serve the embedded fixture web on loopback for crawls in other processes", runFixture},
 		{"demo", "[-out public] [-batches batches/demo]", "serve the fixture web, crawl it in two batches (it changes in between), build public/", runDemo},
 		{"serve", "[-dir public] [-addr 127.0.0.1:8080]", "preview the built website", runServe},
+		{"version", "", "name this build: its version or revision, the Go release, and the key of the deriving code in derived files", runVersion},
 	}
 }
 
@@ -122,6 +126,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr,
 		log: slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if len(args) > 0 && (args[0] == "-version" || args[0] == "--version") {
+		args = append([]string{"version"}, args[1:]...)
+	}
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		usage(stdout)
 		if len(args) == 0 {
@@ -203,3 +210,66 @@ type multi []string
 
 func (m *multi) String() string     { return fmt.Sprint(*m) }
 func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// runVersion is "crawlsignals version" (also -version, --version): one line
+// naming this build, for a bug report or to tell two binaries apart.
+func runVersion(_ context.Context, e *env, args []string) error {
+	fs := flags(e, "version", "")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		bi = nil
+	}
+	fmt.Fprintln(e.stdout, versionLine(bi, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH, signals.CodeVersion()))
+	return nil
+}
+
+// versionLine names a build: the module's version (a release, or the
+// pseudo-version the go command stamps from the checkout), the commit it was
+// built from with its time and "+dirty" when the tree had changes, the Go
+// release and platform, and code, the key derived files are kept under
+// (signals.CodeVersion; a new key means the next build derives every site
+// again). bi is nil when the binary carries no build information.
+func versionLine(bi *debug.BuildInfo, goVersion, platform, code string) string {
+	version, rev, at, dirty := "(devel)", "", "", false
+	if bi != nil {
+		if v := bi.Main.Version; v != "" {
+			version = v
+		}
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.time":
+				at = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("crawlsignals " + version)
+	switch {
+	case rev != "":
+		b.WriteString(", revision " + rev)
+		if dirty {
+			b.WriteString("+dirty")
+		}
+		if at != "" {
+			b.WriteString(" (" + at + ")")
+		}
+	case version == "(devel)":
+		b.WriteString(", no revision recorded (built outside a checkout, or with -buildvcs=false)")
+	}
+	b.WriteString(", " + goVersion + " " + platform)
+	if code == "" {
+		code = "unknown (the build information does not name the deriving code; derived files are neither read nor kept)"
+	}
+	b.WriteString(", deriving code " + code)
+	return b.String()
+}

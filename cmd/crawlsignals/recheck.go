@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 	"time"
@@ -27,25 +28,17 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	fs.Var(&resolve, "resolve", "dial HOST at IP:PORT instead of asking DNS (HOST=IP:PORT); repeatable")
 	minDelay := fs.Duration("min-delay", crawl.MinDelayFloor, "least time between two requests to one host; below 2s only when every host is mapped to loopback")
 	ca := fs.String("ca", "", "advanced, fixture web only: PEM `FILE` of roots to trust; honoured only when every host is mapped to loopback")
-	// Flags may follow the host too: "recheck HOST -sites x.toml".
-	var host string
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		host, args = args[0], args[1:]
-	}
-	if err := parse(fs, args); err != nil {
+	hosts, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if host == "" && fs.NArg() > 0 {
-		host = fs.Arg(0)
-		if fs.NArg() > 1 {
-			return fmt.Errorf("%w: one host at a time", errUsage)
-		}
-	} else if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fs.Arg(0))
+	if len(hosts) > 1 {
+		return fmt.Errorf("%w: one host at a time (got %s)", errUsage, strings.Join(hosts, ", "))
 	}
-	if host == "" {
+	if len(hosts) == 0 {
 		return fmt.Errorf("%w: name the site to re-check", errUsage)
 	}
+	host := hosts[0]
 	list, sum256, err := loadList(*sitesPath)
 	if err != nil {
 		return err
@@ -92,6 +85,28 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "%s re-checked on request on %s. To keep the date in the reviewed list too, add it to %s: rechecked = [..., %q] (site at line %d).\n",
 		site.Host, time.Now().UTC().Format(time.DateOnly), *sitesPath, time.Now().UTC().Format(time.DateOnly), site.Line)
 	return nil
+}
+
+// parseInterspersed parses flags that may come before and after the
+// arguments ("recheck -sites x.toml HOST -min-delay 100ms"): the flag
+// package stops at the first argument, so the rest is parsed again after
+// each one. It returns the arguments in order. After "--" everything is an
+// argument.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var out []string
+	for {
+		if err := parse(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return out, nil
+		}
+		if len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(out, rest...), nil
+		}
+		out, args = append(out, rest[0]), rest[1:]
+	}
 }
 
 func orUnknown(s string) string {
