@@ -2,14 +2,19 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync/atomic"
 
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -61,6 +66,19 @@ func build(ctx context.Context, e *env, list *sites.List, batches string, conten
 // as its findings are derived, so memory follows the sites in progress and
 // that brief, not the length of the list.
 func buildSites(ctx context.Context, e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) ([]*signals.Site, error) {
+	// A build never publishes from nothing (design §4): refused before
+	// anything is written, so out stays as it was.
+	why, err := noEvidence(list, batches, buildOptions(e, content))
+	if err != nil {
+		return nil, err
+	}
+	if why != "" {
+		left := "left as it was"
+		if _, err := os.Lstat(out); err != nil {
+			left = "not written"
+		}
+		return nil, fmt.Errorf("%s: nothing to publish (%s %s); %s", why, out, left, crawlFirst)
+	}
 	r, err := render.New()
 	if err != nil {
 		return nil, err
@@ -136,4 +154,113 @@ func pdfChild() []string {
 // children.
 func crawlPDF() (read func(batchDir string, body []byte) (string, error), done func()) {
 	return signals.Options{PDFChild: pdfChild()}.CrawlPDFReader(runtime.GOMAXPROCS(0))
+}
+
+// crawlFirst is what to do when there is no evidence.
+const crawlFirst = "crawl first (crawlsignals crawl), or name the folder of evidence with -batches"
+
+// noEvidence says why the folder of batches holds nothing to build from
+// (design §4): it is missing, holds no batch, or no batch in it holds
+// evidence (a site's manifest, beside its WARC, as the build reads them)
+// for any site of the list; "" when some listed site has evidence there.
+// Evidence for only some sites of the list is not nothing: the others say
+// "Not read yet". build, recheck's build, demo and verify share it. err is
+// a folder that cannot be read, or an empty -batches (bad usage).
+func noEvidence(list *sites.List, batches string, opt signals.Options) (why string, err error) {
+	if batches == "" {
+		return "", fmt.Errorf("%w: -batches names no folder", errUsage)
+	}
+	st, err := os.Stat(batches)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return batches + " does not exist", nil
+	case err != nil:
+		return "", err
+	case !st.IsDir():
+		return batches + " is not a folder", nil
+	}
+	names, err := evidence.Batches(batches)
+	if err != nil {
+		return "", err
+	}
+	listed := map[string]bool{}
+	for _, s := range list.Sites {
+		listed[s.Host] = true
+	}
+	var others []string // sites of other lists with evidence here
+	var unreadable []error
+	for _, b := range slices.Backward(names) { // the newest holds the most, most often
+		held, err := evidence.Sites(filepath.Join(batches, b))
+		if err != nil {
+			unreadable = append(unreadable, err)
+		}
+		for _, h := range held {
+			if listed[h] {
+				return "", nil
+			}
+			if !slices.Contains(others, h) {
+				others = append(others, h)
+			}
+		}
+	}
+	if len(unreadable) > 0 {
+		return "", errors.Join(unreadable...)
+	}
+	sitesOfList := oneOrMany(len(list.Sites), "the one site", "any of the %d sites")
+	// A store opened with its listing only (README, "Running it weekly"):
+	// the listing may name evidence of the list that was never fetched.
+	// A build reads evidence, not its names: that is still nothing here.
+	if _, err := os.Stat(filepath.Join(batches, signals.ListingFile)); err == nil {
+		needs, err := signals.Needs(list, batches, opt)
+		if len(needs) > 0 {
+			return fmt.Sprintf("%s holds no evidence for %s of the list; its listing (%s) names some that is not here (fetch what crawlsignals evidence needs lists)",
+				batches, sitesOfList, signals.ListingFile), nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	switch {
+	case len(names) == 0:
+		return batches + " holds no batch" + nestedBatches(batches), nil
+	case len(others) == 0 && len(names) == 1:
+		return batches + " holds no evidence (its one batch holds no WARC with its manifest)", nil
+	case len(others) == 0:
+		return fmt.Sprintf("%s holds no evidence (none of its %d batches holds a WARC with its manifest)", batches, len(names)), nil
+	}
+	slices.Sort(others)
+	shown := others[0] + ", not listed"
+	if len(others) > 1 {
+		shown = strings.Join(others[:min(3, len(others))], ", ")
+		if len(others) > 3 {
+			shown += fmt.Sprintf(" and %d more", len(others)-3)
+		}
+		shown += ", none listed"
+	}
+	return fmt.Sprintf("%s holds no evidence for %s of the list (only for %s: name their list with -sites)", batches, sitesOfList, shown), nil
+}
+
+// nestedBatches names, after "DIR holds no batch", the folders in DIR that
+// hold batches themselves (make demo writes batches/demo/), or "".
+func nestedBatches(dir string) string {
+	entries, _ := os.ReadDir(dir)
+	var found []string
+	for _, e := range entries {
+		sub := filepath.Join(dir, e.Name())
+		if names, err := evidence.Batches(sub); e.IsDir() && err == nil && len(names) > 0 {
+			found = append(found, sub)
+		}
+	}
+	if len(found) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", but %s %s (name it with -batches, and the list it was crawled from with -sites)", strings.Join(found, ", "), oneOrMany(len(found), "does", "do"))
+}
+
+// oneOrMany is one when n is 1, else other (a format of n).
+func oneOrMany(n int, one, other string) string {
+	if n == 1 {
+		return one
+	}
+	return fmt.Sprintf(other, n)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -23,8 +24,17 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		return codedError{exitUsage, err}
 	}
 	// Quotes are checked against the evidence itself, never a derived file.
-	opt := buildOptions(e, contentFS(*content))
+	cfs := contentFS(*content)
+	opt := buildOptions(e, cfs)
 	opt.Fresh = true
+	// No evidence is nothing verified, never "0 quotes, all well" (design §4).
+	why, err := noEvidence(list, *batches, opt)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		return fmt.Errorf("%s: nothing to verify; %s", why, crawlFirst)
+	}
 	all, err := signals.Build(list, *batches, opt)
 	if ctx.Err() != nil {
 		return fmt.Errorf("verify interrupted: %w", ctx.Err())
@@ -54,6 +64,15 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		}
 	}
 	fmt.Fprintf(e.stdout, "%d quotes checked, %d not verified\n", checked, failed)
+	if checked == 0 {
+		// There is evidence (see above), and it gives no quote to check:
+		// said, so that 0 is not read as a check that passed.
+		curated := "no curated quotes in " + filepath.Join(*content, "sites")
+		if cfs == nil {
+			curated = *content + " does not exist, so no curated quotes"
+		}
+		fmt.Fprintf(e.stdout, "nothing to verify: the evidence in %s gives no quotes (%s, and no sentence of the sites' terms was quoted)\n", *batches, curated)
+	}
 	// The quotes above come from the evidence. A build may read derived
 	// files instead; one that changed since it was written is never read
 	// (its digest does not match), but it is reported: a published site
