@@ -1,6 +1,7 @@
 package crawlsignals_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"os"
@@ -435,6 +436,27 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 	o := byHost["avis.test"].OpenByDesign
 	if !o.IsOpen() || !o.Overridden || !strings.Contains(o.Why, "signed agreement") || o.Formula == "" {
 		t.Errorf("override: %+v", o)
+	}
+	// The page says what the formula said, one sentence, one full stop.
+	rd, err := render.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "public")
+	if err := rd.Build(out, render.Input{Sites: all, Content: content}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "sites", "avis.test", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(page, []byte(`<p class="note">A curator overruled the formula`))
+	if i < 0 {
+		t.Fatal("avis.test: the page does not say a curator overruled the formula")
+	}
+	note := string(page[i : i+bytes.Index(page[i:], []byte("</p>"))])
+	if !strings.Contains(note, ", which says: "+strings.TrimSuffix(o.Formula, ".")+". The reason given") || strings.Contains(note, "..") {
+		t.Errorf("avis.test: the override note reads %q", note)
 	}
 }
 

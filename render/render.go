@@ -69,6 +69,9 @@ var funcs = template.FuncMap{
 	"aiWord":      signals.AIWord,
 	"verdictCell": verdictCell,
 	"refs":        func(root string, sites []siteRef) siteRefs { return siteRefs{Root: root, Sites: sites} },
+	// unstop drops a sentence's full stop where the template goes on
+	// after it ("…, which says: Yes: …, both quoted. The reason …")
+	"unstop": func(s string) string { return strings.TrimSuffix(s, ".") },
 }
 
 // siteRefs is a list of sites to link, with the path to the site root.
