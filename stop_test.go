@@ -4,6 +4,7 @@ package crawlsignals_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -97,5 +99,69 @@ func TestSIGTERMStopsAStuckCommand(t *testing.T) {
 	})
 	if code == 0 {
 		t.Errorf("exit 0 after SIGTERM\n%s", out)
+	}
+}
+
+// Ctrl-C (SIGINT) in the middle of a crawl: the sites cut short are not
+// called FAILED (FAILED is for evidence that could not be written), and
+// one line, the last, says the batch was interrupted, how many sites were
+// done, and the exact command that continues it; that command does.
+func TestSIGINTStopsACrawlAndSaysHowToResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the crawler twice")
+	}
+	bin := binary(t)
+	w := startFixtureWeb(t)
+	const batch = "20261201T060000Z"
+	batches := filepath.Join(t.TempDir(), "batches")
+	batchDir := filepath.Join(batches, batch)
+	cmd := exec.Command(bin, w.crawlArgs("crawl", "-min-delay", "300ms", "-batches", batches, "-batch", batch)...)
+	code, out := endsWithin(t, cmd, time.Minute, func() {
+		// Some sites done, some still reading.
+		for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			done, _ := evidence.Sites(batchDir)
+			open, _ := filepath.Glob(filepath.Join(batchDir, "*.warc.gz.open"))
+			if len(done) > 0 && len(open) > 0 {
+				break
+			}
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+	})
+	done, _ := evidence.Sites(batchDir)
+	if code != 1 {
+		t.Errorf("exit %d after SIGINT, want 1 (an interrupted batch)\n%s", code, out)
+	}
+	if len(done) == 0 || len(done) == len(w.list.Sites) {
+		t.Fatalf("%d of %d sites done when the crawl stopped: the test proves nothing\n%s", len(done), len(w.list.Sites), out)
+	}
+	for _, bad := range []string{"FAILED", "context canceled"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the interrupted crawl says %q:\n%s", bad, out)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	last := lines[len(lines)-1]
+	want := fmt.Sprintf("crawlsignals crawl: batch %s interrupted with %d of %d sites done; continue it with: %s crawl -resume %s ",
+		batch, len(done), len(w.list.Sites), bin, batch)
+	if !strings.HasPrefix(last, want) {
+		t.Errorf("the last line is\n%s\nwant it to start with\n%s", last, want)
+	}
+	if n := strings.Count(out, "interrupted"); n != 1 {
+		t.Errorf("%d lines say the crawl was interrupted, want one:\n%s", n, out)
+	}
+
+	// The command it names continues the batch to its end.
+	_, resume, ok := strings.Cut(last, "continue it with: ")
+	args := strings.Fields(resume)
+	if !ok || len(args) < 2 {
+		t.Fatalf("no command to continue the batch on the last line:\n%s", out)
+	}
+	again := exec.Command(args[0], args[1:]...)
+	code, out = endsWithin(t, again, time.Minute, nil)
+	if code != 0 {
+		t.Fatalf("%s: exit %d\n%s", resume, code, out)
+	}
+	if ok, _ := evidence.Done(batchDir, ""); !ok {
+		t.Errorf("the command named did not complete the batch:\n%s", out)
 	}
 }

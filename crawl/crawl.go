@@ -92,8 +92,16 @@ type Config struct {
 	MaxOpenSites int
 	Client       *http.Client
 	Logger       *slog.Logger
-	// Progress receives one line per site as it finishes; nil: none.
+	// Progress receives one line per site as it finishes; nil: none. A
+	// site cut short by an interrupt gets no line (the error Run returns,
+	// an *Interrupted, counts them).
 	Progress io.Writer
+	// Status receives, on long work, a line naming what the crawl waits
+	// on: the sites done, and the host whose clock holds it back and why
+	// (its Retry-After, its Crawl-delay), at most one line a StatusEvery
+	// while no site finishes, and one when a wait longer than StatusEvery
+	// starts. nil: none. The command sends it to standard error.
+	Status io.Writer
 	// PDFText takes a PDF's text for the saved texts beside the evidence
 	// (the command runs it in a child process); batchDir is the batch's
 	// folder, where the reader may keep what it derives for the build
@@ -240,14 +248,28 @@ type SiteResult struct {
 	Reused   int   // stored answers used instead of a request (resume, recheck)
 	Shared   int   // answers of a shared host another site of the batch asked for
 	Skipped  bool  // complete in this batch already (resume): not read again
-	Err      error // the site's evidence could not be written
+	Blocked  bool  // asked us to stop: nothing was sent to it
+	Err      error // the site's evidence could not be written, or Interrupted
+	// Interrupted is set when the site was cut short because the crawl
+	// was stopped (Err is then the context's error, or a site of its group
+	// that was cut short): its evidence is left for crawl -resume; it is no
+	// failure to write evidence.
+	Interrupted bool
+	// MainGap is the main reason of the site's gaps in a few words
+	// ("robots.txt answered 503"): the reason most of its addresses not
+	// read share; "" when every address was read.
+	MainGap string
 }
 
 // Summary is the end of a batch.
 type Summary struct {
-	Batch    string
-	Dir      string
-	Sites    []SiteResult
+	Batch string
+	Dir   string
+	Sites []SiteResult // the sites that ended, well or not, by host
+	// Total is how many sites the run was to crawl, those complete in the
+	// batch already (resume) included: an interrupted run ends some of
+	// them before they start, and they have no result.
+	Total    int
 	Requests int
 	Answered int
 	Elapsed  time.Duration
@@ -269,7 +291,7 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 		batch = evidence.NewBatchName(started)
 	}
 	dir := filepath.Join(c.cfg.Batches, batch)
-	sum := &Summary{Batch: batch, Dir: dir}
+	sum := &Summary{Batch: batch, Dir: dir, Total: len(selected)}
 	c.shared = newSharedAnswers(sites.SharedHosts(selected))
 	selected, done, err := c.start(dir, batch, started, selected)
 	if err != nil {
@@ -302,6 +324,12 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 		for _, r := range done {
 			fmt.Fprintln(c.cfg.Progress, r.line())
 		}
+	}
+	var st *status
+	if c.cfg.Status != nil {
+		st = newStatus(c.cfg.Status, sum.Total, len(done), c.slots)
+		c.pacer.setWatch(st.waiting)
+		defer func() { c.pacer.setWatch(nil); st.close() }()
 	}
 
 	// Every site runs on its own goroutine (at most MaxOpenSites at once);
@@ -351,20 +379,30 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 
 	var failed []error
 	for r := range results {
+		// A site cut short by the stop is no failure to write evidence:
+		// it is left for crawl -resume, and the interruption is said once.
+		r.Interrupted = r.Err != nil && ctx.Err() != nil && cutShort(r.Err)
 		sum.Sites = append(sum.Sites, r)
 		sum.Requests += r.Requests
 		sum.Answered += r.Answered
-		if c.cfg.Progress != nil {
+		if c.cfg.Progress != nil && !r.Interrupted {
 			fmt.Fprintln(c.cfg.Progress, r.line())
 		}
-		if r.Err != nil {
+		st.siteDone()
+		if r.Err != nil && !r.Interrupted {
 			failed = append(failed, fmt.Errorf("%s: %w", r.Site, r.Err))
 		}
 	}
 	sort.Slice(sum.Sites, func(i, j int) bool { return sum.Sites[i].Site < sum.Sites[j].Site })
 	sum.Elapsed = time.Since(started)
 	if err := ctx.Err(); err != nil {
-		failed = append(failed, fmt.Errorf("batch %s interrupted: %w; continue it with crawl -resume %s", batch, err, batch))
+		in := &Interrupted{Batch: batch, Total: sum.Total, Err: err}
+		for _, r := range sum.Sites {
+			if r.Err == nil {
+				in.Done++
+			}
+		}
+		failed = append(failed, in)
 	}
 	if len(failed) == 0 {
 		if err := c.finish(dir, batch, sum); err != nil {
@@ -372,6 +410,28 @@ func (c *Crawler) Run(ctx context.Context, only []string) (*Summary, error) {
 		}
 	}
 	return sum, errors.Join(failed...)
+}
+
+// Interrupted is the error of a run stopped before every site was done
+// (SIGINT, SIGTERM): the sites done have their evidence; the others left
+// theirs for crawl -resume.
+type Interrupted struct {
+	Batch       string
+	Done, Total int // sites with their manifest in the batch, of the run's
+	Err         error
+}
+
+func (e *Interrupted) Error() string {
+	return fmt.Sprintf("batch %s interrupted (%v) with %d of %d sites done; continue it with crawl -resume %s", e.Batch, e.Err, e.Done, e.Total, e.Batch)
+}
+
+func (e *Interrupted) Unwrap() error { return e.Err }
+
+// cutShort tells an error that only says the site was stopped: the
+// context's, or that a site of its group was (see finish).
+func cutShort(err error) bool {
+	var g *groupError
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.As(err, &g)
 }
 
 func (r SiteResult) line() string {

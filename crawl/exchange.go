@@ -163,9 +163,14 @@ func (r *siteRun) send(ctx context.Context, a *evidence.Address, rawURL, host st
 	received := time.Now()
 	hold := time.Duration(0)
 	if resp.StatusCode == 429 || resp.StatusCode == 503 {
+		why := ""
 		if hold = retryAfterFrom(resp.Header, received); hold < 0 {
 			hold = NoHeaderRetry
+			why = fmt.Sprintf("HTTP %d without Retry-After: we wait %s", resp.StatusCode, secondsWords(hold))
+		} else {
+			why = "Retry-After " + secondsWords(hold)
 		}
+		r.c.pacer.note(host, why) // for the status lines; the turn is ours until release
 	}
 	contentType := resp.Header.Get("Content-Type")
 	// The Content-Type decides before a byte of the body is read: an answer

@@ -14,6 +14,11 @@ type pacer struct {
 
 	mu     sync.Mutex
 	clocks map[string]*hostClock
+	// watch, when set, is told when a host's turn starts to wait on its
+	// clock, why and until when; what it returns is called when the wait
+	// ends. It only watches (the crawl's status lines): it never changes
+	// a wait.
+	watch func(host, why string, until time.Time) (ended func())
 }
 
 type hostClock struct {
@@ -21,6 +26,7 @@ type hostClock struct {
 	delay     time.Duration // floor raised by Crawl-delay
 	lastEnd   time.Time     // end of the previous request
 	notBefore time.Time     // Retry-After: no request before this instant
+	holdWhy   string        // what set notBefore, in words ("Retry-After 90s"), for the status lines
 }
 
 func newPacer(floor time.Duration) *pacer {
@@ -68,11 +74,14 @@ func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter, se
 		start = c.notBefore
 	}
 	if d := time.Until(start); d > 0 {
-		t := time.NewTimer(d)
+		t := time.NewTimer(d) // first: the watcher never lengthens a wait
+		ended := p.watching(host, c.why(start, p.floor), start)
 		select {
 		case <-t.C:
+			ended()
 		case <-ctx.Done():
 			t.Stop()
+			ended()
 			<-c.turn
 			return nil, ctx.Err()
 		}
@@ -84,6 +93,47 @@ func (p *pacer) wait(ctx context.Context, host string) (done func(retryAfter, se
 		}
 		<-c.turn
 	}, nil
+}
+
+// watching tells the watcher, if any, that host waits until until.
+func (p *pacer) watching(host, why string, until time.Time) (ended func()) {
+	p.mu.Lock()
+	watch := p.watch
+	p.mu.Unlock()
+	if watch == nil {
+		return func() {}
+	}
+	return watch(host, why, until)
+}
+
+// setWatch sets (nil: removes) the watcher of waits.
+func (p *pacer) setWatch(watch func(host, why string, until time.Time) (ended func())) {
+	p.mu.Lock()
+	p.watch = watch
+	p.mu.Unlock()
+}
+
+// note says, in words, why the request on the wire holds the host back
+// (a 429 or 503 and its Retry-After), for the status lines. The caller
+// holds the host's turn, which guards the clock.
+func (p *pacer) note(host, why string) {
+	p.clock(host).holdWhy = why
+}
+
+// why says what a wait of the turn's holder until start is for: the
+// host's Retry-After when that decides it, else its delay (Crawl-delay
+// when robots.txt raised it above the floor). The caller holds the turn.
+func (c *hostClock) why(start time.Time, floor time.Duration) string {
+	if !c.notBefore.IsZero() && start.Equal(c.notBefore) && (c.lastEnd.IsZero() || c.notBefore.After(c.lastEnd.Add(c.delay))) {
+		if c.holdWhy != "" {
+			return c.holdWhy
+		}
+		return "asked to wait (Retry-After)"
+	}
+	if c.delay > floor {
+		return "Crawl-delay " + secondsWords(c.delay)
+	}
+	return "delay " + secondsWords(c.delay)
 }
 
 // seed starts the host's clock from an earlier run: lastEnd is the latest

@@ -164,8 +164,16 @@ func (c *Crawler) writeSite(ctx context.Context, dir, batch string, s *sites.Sit
 			res.Gaps++
 		}
 	}
+	res.Blocked = s.Blocked
+	res.MainGap = mainGap(&r.m)
 	return res
 }
+
+// groupError is a site's evidence left incomplete because another site of
+// its group (the sites sharing a host) could not complete its own.
+type groupError struct{ msg string }
+
+func (e *groupError) Error() string { return e.msg }
 
 // finish completes the site's evidence: WARC, then manifest. An
 // interrupted site leaves its .open file and no manifest: a resumed batch
@@ -180,14 +188,17 @@ func (r *siteRun) finish(ctx context.Context) error {
 	if end == nil {
 		end = newSiteEnd() // a run outside Run (tests): no one waits on it
 	}
-	err := ctx.Err()
+	// Evidence that could not be written is said as such, even when the
+	// crawl was stopped too: only a site merely cut short is left quietly
+	// for crawl -resume (see Interrupted).
+	err := r.werr
 	if err == nil {
-		err = r.werr
+		err = ctx.Err()
 	}
 	end.setRan(err == nil)
 	if err == nil {
 		if site := r.c.waitPeers(r.site.Host, false); site != "" {
-			err = fmt.Errorf("%s, which shares a host with it, could not complete its evidence; the sites sharing a host complete theirs together", site)
+			err = &groupError{fmt.Sprintf("%s, which shares a host with it, could not complete its evidence; the sites sharing a host complete theirs together", site)}
 		}
 	}
 	if err != nil {
@@ -206,7 +217,7 @@ func (r *siteRun) finish(ctx context.Context) error {
 	if site := r.c.waitPeers(r.site.Host, true); site != "" && r.donors[site] {
 		// The WARC is complete and stays; without a manifest the build
 		// does not read it.
-		return fmt.Errorf("its manifest would point at records of %s, whose WARC could not be completed", site)
+		return &groupError{fmt.Sprintf("its manifest would point at records of %s, whose WARC could not be completed", site)}
 	}
 	r.c.files <- struct{}{}
 	defer func() { <-r.c.files }()

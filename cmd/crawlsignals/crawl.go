@@ -5,10 +5,14 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
+	"errors"
+	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,9 +105,28 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots, MaxIdleConns: idle}),
 		Resume: *resume != "", SitesFile: *sitesPath, SitesSHA256: sum256, Shard: *shard,
 	}, only)
+	if in := interruptedOf(err); in != nil {
+		// Said once, last, with the command that continues the batch; the
+		// sites cut short printed no line (they did not fail).
+		resume := resumeCommand(fs, in.Batch)
+		line := fmt.Sprintf("batch %s interrupted with %d of %d sites done; continue it with: %s", in.Batch, in.Done, in.Total, resume)
+		stepSummary(e, fmt.Sprintf("### Crawl of batch %s interrupted\n\n%d of %d sites done; the others left what they read for the resume. Continue it with:\n\n```\n%s\n```\n\n",
+			in.Batch, in.Done, in.Total, resume))
+		return codedError{exitFailed, withoutInterrupted(err, line)}
+	}
 	if sum != nil {
-		fmt.Fprintf(e.stdout, "batch %s: %d sites, %d requests in %s; evidence in %s\n",
-			sum.Batch, len(sum.Sites), sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)
+		end := crawlSummary(sum, false)
+		if prev := previousBatch(*batches, sum.Batch); prev != "" {
+			// A crawl derives no findings: the build does, and lists
+			// what changed.
+			end.add(fmt.Sprintf("changes since the previous batch (%s): run build (changes/ lists them)", prev))
+		}
+		fmt.Fprint(e.stdout, end.text())
+		title := "Crawl of batch " + sum.Batch
+		if *shard != "" {
+			title += ", shard " + *shard
+		}
+		stepSummary(e, end.markdown(title))
 	}
 	if err == nil && nothingAnswered(sum) {
 		return codedError{exitFailed, fmt.Errorf("requests were sent but no site answered any of them: is this machine online? The batch records the gaps, but it says nothing about the sites")}
@@ -168,10 +191,12 @@ func loadCA(path string, list *sites.List, only []string, mapped map[string]stri
 	return pool, nil
 }
 
-// crawlList runs one batch with progress on stdout.
+// crawlList runs one batch with progress on stdout, and on a long wait
+// what it waits on on stderr.
 func crawlList(ctx context.Context, e *env, list *sites.List, cfg crawl.Config, only []string) (*crawl.Summary, error) {
 	cfg.Logger = e.log
 	cfg.Progress = e.stdout
+	cfg.Status = e.stderr
 	var donePDF func()
 	cfg.PDFText, donePDF = crawlPDF()
 	defer donePDF()
@@ -310,4 +335,247 @@ type refuseRequests struct{}
 
 func (refuseRequests) RoundTrip(r *http.Request) (*http.Response, error) {
 	return nil, fmt.Errorf("crawl -plan sends no request (asked for %s)", r.URL)
+}
+
+// endSummary is what a crawl says at its end (design §7): what was read,
+// what was not and why, what was skipped, and what changed since the
+// previous batch; on stdout, and as Markdown in the run's summary on
+// GitHub (GITHUB_STEP_SUMMARY).
+type endSummary struct {
+	head  string
+	items []summaryItem
+}
+
+// summaryItem is one line of the summary and the lines under it.
+type summaryItem struct {
+	text string
+	sub  []string
+}
+
+// crawlSummary sums up a batch: the sites read fully, those with gaps by
+// their main reason, those skipped because they asked us to stop, those
+// complete in the batch already (a resume) and those whose evidence could
+// not be written.
+// A re-check (one site, never a blocked one) says it of its site.
+func crawlSummary(sum *crawl.Summary, recheck bool) *endSummary {
+	end := &endSummary{head: fmt.Sprintf("batch %s: %d sites, %d requests in %s; evidence in %s",
+		sum.Batch, sum.Total, sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)}
+	if recheck && len(sum.Sites) == 1 {
+		switch r := sum.Sites[0]; {
+		case r.Err != nil:
+			end.add(fmt.Sprintf("%s: evidence not written (FAILED above)", r.Site))
+		case r.Gaps == 0:
+			end.add(fmt.Sprintf("%s: read fully (%d read)", r.Site, r.Read))
+		default:
+			end.add(fmt.Sprintf("%s: %d read, %d not read, mostly: %s", r.Site, r.Read, r.Gaps, orUnknownReason(r.MainGap)))
+		}
+		return end
+	}
+	var full, gaps, blocked, complete, failed []string
+	byReason := map[string][]string{}
+	for _, r := range sum.Sites {
+		switch {
+		case r.Err != nil:
+			failed = append(failed, r.Site)
+		case r.Skipped:
+			complete = append(complete, r.Site)
+		case r.Blocked:
+			blocked = append(blocked, r.Site)
+		case r.Gaps == 0:
+			full = append(full, r.Site)
+		default:
+			gaps = append(gaps, r.Site)
+			byReason[r.MainGap] = append(byReason[r.MainGap], r.Site)
+		}
+	}
+	end.add(fmt.Sprintf("read fully: %s", sitesCount(len(full))))
+	item := summaryItem{text: fmt.Sprintf("read with gaps: %s", sitesCount(len(gaps)))}
+	if len(gaps) > 0 {
+		item.text += ", by main reason:"
+		reasons := slices.Collect(maps.Keys(byReason))
+		slices.SortFunc(reasons, func(a, b string) int {
+			if n := len(byReason[b]) - len(byReason[a]); n != 0 {
+				return n
+			}
+			return strings.Compare(a, b)
+		})
+		for _, why := range reasons {
+			item.sub = append(item.sub, fmt.Sprintf("%s: %d (%s)", orUnknownReason(why), len(byReason[why]), someHosts(byReason[why])))
+		}
+	}
+	end.items = append(end.items, item)
+	skipped := fmt.Sprintf("skipped, asked us to stop (blocked): %d", len(blocked))
+	if len(blocked) > 0 {
+		skipped += " (" + someHosts(blocked) + ")"
+	}
+	end.add(skipped)
+	if len(complete) > 0 {
+		end.add(fmt.Sprintf("complete in this batch already, not read again: %s", sitesCount(len(complete))))
+	}
+	if len(failed) > 0 {
+		end.add(fmt.Sprintf("evidence not written (FAILED above): %d (%s); continue the batch with crawl -resume %s", len(failed), someHosts(failed), sum.Batch))
+	}
+	return end
+}
+
+func (s *endSummary) add(text string, sub ...string) {
+	s.items = append(s.items, summaryItem{text: text, sub: sub})
+}
+
+// text is the summary for the terminal.
+func (s *endSummary) text() string {
+	var b strings.Builder
+	b.WriteString(s.head + "\n")
+	for _, it := range s.items {
+		b.WriteString("  " + it.text + "\n")
+		for _, sub := range it.sub {
+			b.WriteString("    " + sub + "\n")
+		}
+	}
+	return b.String()
+}
+
+// markdown is the summary for a GitHub run's summary page.
+func (s *endSummary) markdown(title string) string {
+	var b strings.Builder
+	b.WriteString("### " + markdownEscape(title) + "\n\n" + markdownEscape(s.head) + "\n\n")
+	for _, it := range s.items {
+		b.WriteString("- " + markdownEscape(it.text) + "\n")
+		for _, sub := range it.sub {
+			b.WriteString("  - " + markdownEscape(sub) + "\n")
+		}
+	}
+	return b.String() + "\n"
+}
+
+// markdownEscape keeps text as it is on a GitHub summary page: the
+// characters Markdown would read as markup are escaped.
+func markdownEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("\\`*_[]<>|#", r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// stepSummary appends md to the run's summary page on GitHub (the file
+// GITHUB_STEP_SUMMARY names), when there is one. A summary that cannot be
+// written is said, and fails nothing.
+func stepSummary(e *env, md string) {
+	path := os.Getenv("GITHUB_STEP_SUMMARY")
+	if path == "" {
+		return
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err == nil {
+		_, err = f.WriteString(md)
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		e.log.Warn("the run's summary (GITHUB_STEP_SUMMARY) could not be written", "file", path, "err", err)
+	}
+}
+
+// previousBatch is the newest batch in the folder before batch, or "".
+func previousBatch(batches, batch string) string {
+	names, err := evidence.Batches(batches)
+	if err != nil {
+		return ""
+	}
+	prev := ""
+	for _, n := range names {
+		if n < batch {
+			prev = n
+		}
+	}
+	return prev
+}
+
+// sitesCount is "1 site", "5 sites".
+func sitesCount(n int) string {
+	return oneOrMany(n, "1 site", "%d sites")
+}
+
+// someHosts names up to five hosts, and how many more.
+func someHosts(hosts []string) string {
+	const shown = 5
+	if len(hosts) <= shown {
+		return strings.Join(hosts, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(hosts[:shown], ", "), len(hosts)-shown)
+}
+
+func orUnknownReason(why string) string {
+	if why == "" {
+		return "gaps"
+	}
+	return why
+}
+
+// interruptedOf is the interruption among a crawl's errors, or nil.
+func interruptedOf(err error) *crawl.Interrupted {
+	var in *crawl.Interrupted
+	if errors.As(err, &in) {
+		return in
+	}
+	return nil
+}
+
+// withoutInterrupted is err with the interruption said as line, last.
+func withoutInterrupted(err error, line string) error {
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			if interruptedOf(e) == nil {
+				errs = append(errs, e)
+			}
+		}
+	}
+	return errors.Join(append(errs, errors.New(line))...)
+}
+
+// resumeCommand is the command that continues batch: this binary, crawl
+// -resume BATCH and every flag the interrupted run was given (but -batch
+// and -resume, which it names), each quoted for a POSIX shell.
+func resumeCommand(fs *flag.FlagSet, batch string) string {
+	return commandLine(append([]string{"crawl", "-resume", batch}, flagArgs(fs, "batch", "resume", "plan")...))
+}
+
+// flagArgs are the flags given to fs, but those named in leave, as
+// arguments ("-name", "value"), a repeated flag once per value.
+func flagArgs(fs *flag.FlagSet, leave ...string) []string {
+	var args []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(leave, f.Name) {
+			return
+		}
+		if m, ok := f.Value.(*multi); ok {
+			for _, v := range *m {
+				args = append(args, "-"+f.Name, v)
+			}
+			return
+		}
+		args = append(args, "-"+f.Name, f.Value.String())
+	})
+	return args
+}
+
+// commandLine is this binary run with args, as one would type it.
+func commandLine(args []string) string {
+	out := []string{selfCommand()}
+	for _, a := range args {
+		out = append(out, shellQuote(a))
+	}
+	return strings.Join(out, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=+.,/:@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // runRecheck is "crawlsignals recheck HOST": a site owner asked for a
@@ -72,16 +73,38 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 		Recheck:   true,
 		SitesFile: *sitesPath, SitesSHA256: sum256,
 	}, []string{site.Host})
-	if sum != nil {
-		fmt.Fprintf(e.stdout, "recheck batch %s: %d requests in %s; evidence in %s\n",
-			sum.Batch, sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)
+	title := "Re-check of " + site.Host
+	if in := interruptedOf(err); in != nil {
+		again := commandLine(append(append([]string{"recheck"}, flagArgs(fs)...), site.Host))
+		stepSummary(e, fmt.Sprintf("### %s interrupted\n\nIts batch %s is left unfinished and nothing was built. Re-check it again with:\n\n```\n%s\n```\n\n", markdownEscape(title), in.Batch, again))
+		return codedError{exitFailed, withoutInterrupted(err, fmt.Sprintf("re-check of %s interrupted: its batch %s is left unfinished and nothing was built; re-check it again with: %s", site.Host, in.Batch, again))}
 	}
+	var end *endSummary
+	if sum != nil {
+		end = crawlSummary(sum, true)
+		end.head = fmt.Sprintf("recheck batch %s: %d requests in %s; evidence in %s",
+			sum.Batch, sum.Requests, sum.Elapsed.Round(time.Millisecond), sum.Dir)
+		fmt.Fprint(e.stdout, end.text())
+	}
+	if err != nil {
+		if end != nil {
+			stepSummary(e, end.markdown(title))
+		}
+		return err
+	}
+	all, err := buildSites(ctx, e, list, *batches, contentFS(*content), *out, *base)
 	if err != nil {
 		return err
 	}
-	if err := build(ctx, e, list, *batches, contentFS(*content), *out, *base); err != nil {
-		return err
+	// The build compared the site's findings with its previous batch's
+	// (signals.Change): say what changed, or that nothing did.
+	change := changeSince(all, site.Host, sum.Batch)
+	fmt.Fprintln(e.stdout, change.text)
+	for _, it := range change.sub {
+		fmt.Fprintln(e.stdout, "  "+it)
 	}
+	end.items = append(end.items, change)
+	stepSummary(e, end.markdown(title))
 	fmt.Fprintf(e.stdout, "%s re-checked on request on %s. To keep the date in the reviewed list too, add it to %s: rechecked = [..., %q] (site at line %d).\n",
 		site.Host, time.Now().UTC().Format(time.DateOnly), *sitesPath, time.Now().UTC().Format(time.DateOnly), site.Line)
 	return nil
@@ -114,4 +137,43 @@ func orUnknown(s string) string {
 		return "an unrecorded date"
 	}
 	return s
+}
+
+// maxChangeLines is how many of a change's items recheck prints; the
+// site's page and changes/ show them all.
+const maxChangeLines = 20
+
+// changeSince says whether the build found the site's findings in batch
+// changed since its previous batch, and what changed (signals.Change).
+func changeSince(all []*signals.Site, host, batch string) summaryItem {
+	var s *signals.Site
+	for _, x := range all {
+		if x.Host == host {
+			s = x
+		}
+	}
+	if s == nil || s.Batch != batch {
+		return summaryItem{text: fmt.Sprintf("%s: the build did not read batch %s, so what changed is not known", host, batch)}
+	}
+	if len(s.Changes) > 0 && s.Changes[0].Batch == batch {
+		c := s.Changes[0]
+		it := summaryItem{text: fmt.Sprintf("%s changed since the previous batch (%s): %s (the site's page and changes/ show them)",
+			host, c.Previous, oneOrMany(len(c.Items), "1 change", "%d changes"))}
+		for i, item := range c.Items {
+			if i == maxChangeLines {
+				it.sub = append(it.sub, fmt.Sprintf("and %d more", len(c.Items)-maxChangeLines))
+				break
+			}
+			it.sub = append(it.sub, item)
+		}
+		return it
+	}
+	prev := ""
+	if n := len(s.History); n >= 2 && s.History[n-1].Batch == batch {
+		prev = s.History[n-2].Batch
+	}
+	if prev == "" {
+		return summaryItem{text: fmt.Sprintf("%s: no earlier batch read it, so there is nothing to compare with", host)}
+	}
+	return summaryItem{text: fmt.Sprintf("%s: nothing changed since the previous batch (%s)", host, prev)}
 }
