@@ -107,46 +107,6 @@ start_fixture() {
 
 weeks_run() { cat "$dir/week" 2>/dev/null || echo 0; }
 
-# changed_sites PUBLIC BATCH...: the sites whose findings the build found
-# changed in one of the BATCHes (last_changed in PUBLIC/sites.json, which
-# holds each site's "host" before its "last_changed").
-changed_sites() {
-  local public=$1
-  shift
-  { grep -o '"host":"[^"]*"\|"last_changed":"[^"]*"\|"last_changed":null' "$public/sites.json" || true; } |
-    awk -F'"' -v batches=" $* " '
-      $2 == "host" { host = $4 }
-      $2 == "last_changed" && $4 != "" && index(batches, " " $4 " ") { print host }'
-}
-
-# say_changes PUBLIC BATCH...: which sites changed in the new batches, in
-# the log and, on GitHub, in the run's summary (GITHUB_STEP_SUMMARY).
-say_changes() {
-  local public=$1 changed
-  shift
-  if [ $# -eq 0 ]; then
-    say "no new batch, so nothing changed"
-    return
-  fi
-  changed=$(changed_sites "$public" "$@" | sort | paste -sd, - | sed "s/,/, /g")
-  if [ -n "$changed" ]; then
-    say "findings changed in batch $*: $changed (changes/ lists what changed)"
-  else
-    say "no site's findings changed in batch $*"
-  fi
-  {
-    echo "### Sites whose findings changed in batch $*"
-    echo
-    if [ -n "$changed" ]; then
-      changed_sites "$public" "$@" | sort | sed "s/^/- /"
-      echo
-      echo "The page changes/ lists what changed."
-    else
-      echo "None: no site's findings changed since its previous batch."
-    fi
-    echo
-  } >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
-}
 
 # plan RECHECK: the plan job; its outputs in $batch and $shard_list.
 plan() {
@@ -338,7 +298,8 @@ publish() {
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" "$cached" "$trees" >> "$dir/cost.tsv"
   say "published $dir/public in $((SECONDS - started)) s; the publish job fetched $fetched bytes of the store, which holds $stored bytes on disk; this run added $added bytes of evidence"
   # shellcheck disable=SC2046 # one argument a batch
-  say_changes "$dir/public" $(cat new-batches.txt)
+  # shellcheck disable=SC2046 # one batch name a word
+  .github/rebuild.sh changes "$dir/public" $(cat new-batches.txt) | sed 's/^/weekly: /'
   if [ "$merge" -ne 0 ]; then
     echo "::error::an artifact was refused by the merge (its log names the file); the others were kept and published"
     exit 1

@@ -11,6 +11,9 @@
 #   rebuild.sh recheck HOST         re-check HOST against evidence-store/batches; the
 #                                   new batch alone is copied to recheck-out/
 #   rebuild.sh recheck-line         the line to add to sites.toml, to $GITHUB_STEP_SUMMARY
+#   rebuild.sh changes PUBLIC BATCH...
+#                                   the sites whose findings changed in the new BATCHes,
+#                                   after the build, also to $GITHUB_STEP_SUMMARY
 #
 # FIXTURE_FLAGS, when set, names a file of extra crawl flags, one argument a
 # line, that `crawlsignals fixture` writes to map every host to the fixture
@@ -18,13 +21,54 @@
 # short -min-delay unless every host is mapped to loopback.
 set -euo pipefail
 
-usage() { echo "usage: $0 plan | crawl BATCH i/n | check BATCH | recheck HOST | recheck-line" >&2; exit 2; }
+usage() { echo "usage: $0 plan | crawl BATCH i/n | check BATCH | recheck HOST | recheck-line | changes PUBLIC BATCH..." >&2; exit 2; }
 [ $# -ge 1 ] || usage
 
 net=()
 if [ -n "${FIXTURE_FLAGS:-}" ]; then
   mapfile -t net < "$FIXTURE_FLAGS"
 fi
+
+# changed_sites PUBLIC BATCH...: the sites whose findings the build found
+# changed in one of the BATCHes (last_changed in PUBLIC/sites.json, which
+# holds each site's "host" before its "last_changed").
+changed_sites() {
+  local public=$1
+  shift
+  { grep -o '"host":"[^"]*"\|"last_changed":"[^"]*"\|"last_changed":null' "$public/sites.json" || true; } |
+    awk -F'"' -v batches=" $* " '
+      $2 == "host" { host = $4 }
+      $2 == "last_changed" && $4 != "" && index(batches, " " $4 " ") { print host }'
+}
+
+# say_changes PUBLIC BATCH...: which sites changed in the new batches, in
+# the log and, on GitHub, in the run's summary (GITHUB_STEP_SUMMARY).
+say_changes() {
+  local public=$1 changed
+  shift
+  if [ $# -eq 0 ]; then
+    echo "no new batch, so nothing changed"
+    return
+  fi
+  changed=$(changed_sites "$public" "$@" | sort | paste -sd, - | sed "s/,/, /g")
+  if [ -n "$changed" ]; then
+    echo "findings changed in batch $*: $changed (changes/ lists what changed)"
+  else
+    echo "no site's findings changed in batch $*"
+  fi
+  {
+    echo "### Sites whose findings changed in batch $*"
+    echo
+    if [ -n "$changed" ]; then
+      changed_sites "$public" "$@" | sort | sed "s/^/- /"
+      echo
+      echo "The page changes/ lists what changed."
+    else
+      echo "None: no site's findings changed since its previous batch."
+    fi
+    echo
+  } >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
+}
 
 case $1 in
 plan)
@@ -90,6 +134,12 @@ recheck-line)
     echo "$line"
     echo '```'
   } >> "${GITHUB_STEP_SUMMARY:-/dev/null}"
+  ;;
+changes)
+  [ $# -ge 2 ] || usage
+  public=$2
+  shift 2
+  say_changes "$public" "$@"
   ;;
 *)
   usage
