@@ -275,6 +275,7 @@ publish() {
   ./crawlsignals build -sites sites.toml -batches evidence-store/batches -content content -out public -base-url "${BASE_URL%/}/"
   ./crawlsignals verify -sites sites.toml -batches evidence-store/batches -content content
   ./crawlsignals check-site -dir public -base-url "${BASE_URL%/}/"
+  xargs .github/rebuild.sh changes public < new-batches.txt | sed 's/^/weekly: /'
   # deploy-pages: the new site replaces the old one whole.
   rm -rf "$dir/public.old"
   if [ -d "$dir/public" ]; then mv "$dir/public" "$dir/public.old"; fi
@@ -297,9 +298,6 @@ publish() {
   stored=$(du -sb "$dir/store" 2>/dev/null | cut -f1 || echo 0)
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(weeks_run)" "$(tr '\n' ' ' < new-batches.txt | sed 's/ $//')" "$fetched" "$stored" "$added" "$((SECONDS - started))" "$cached" "$trees" >> "$dir/cost.tsv"
   say "published $dir/public in $((SECONDS - started)) s; the publish job fetched $fetched bytes of the store, which holds $stored bytes on disk; this run added $added bytes of evidence"
-  # shellcheck disable=SC2046 # one argument a batch
-  # shellcheck disable=SC2046 # one batch name a word
-  .github/rebuild.sh changes "$dir/public" $(cat new-batches.txt) | sed 's/^/weekly: /'
   if [ "$merge" -ne 0 ]; then
     echo "::error::an artifact was refused by the merge (its log names the file); the others were kept and published"
     exit 1
