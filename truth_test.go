@@ -60,6 +60,25 @@ func TestRobotsNotReadIsUnknownForEveryone(t *testing.T) {
 		if strings.Contains(page, "counts as disallowed") || !strings.Contains(page, "Unknown") {
 			t.Errorf("%s: the page states a policy for other crawlers", c.host)
 		}
+		// It was attempted, not read: the page never says "Read <date>".
+		if strings.Contains(page, `<p class="meta">Read `) || !strings.Contains(page, `<p class="meta">Attempted `) || !strings.Contains(page, "robots.txt was not read, so nothing else was.") {
+			t.Errorf("%s: the page does not say the batch only attempted it", c.host)
+		}
+	}
+	// The directory says so too, where it gives the date.
+	dir := readPublic(t, r, "index.html")
+	for _, host := range []string{"nede.test", "stengt.test"} {
+		i := strings.Index(dir, `href="./sites/`+host+`/"`)
+		if i < 0 {
+			t.Fatalf("%s: not in the directory", host)
+		}
+		rowEnd := strings.Index(dir[i:], "</tr>")
+		if row := dir[i : i+rowEnd]; !strings.Contains(row, "attempted <time") {
+			t.Errorf("%s: the directory's date is not marked as an attempt: %s", host, row)
+		}
+	}
+	if i := strings.Index(dir, `href="./sites/kommune.test/"`); i < 0 || strings.Contains(dir[i:i+strings.Index(dir[i:], "</tr>")], "attempted") {
+		t.Error("kommune.test: a site whose robots.txt was read is marked as only attempted")
 	}
 	// sites.json: each AI training crawler under "agents", unknown here.
 	var idx struct {

@@ -103,6 +103,7 @@ type row struct {
 	Read, Gaps, LookTwice               int
 	Blocked                             bool
 	ReadAt                              *date
+	Attempted                           bool   // ReadAt is when robots.txt was asked for, and not read: nothing was
 	Changed                             *date  // the newest batch that changed its findings
 	ChangedShown                        bool   // a page of changes shows that batch (it is among the newest the pages compare)
 	ChangesHref                         string // that batch on its page of changes, from the site root
@@ -118,7 +119,7 @@ func rowOf(s *signals.Site, newestChange string) row {
 		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Crawlers),
 		Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),
-		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt))}
+		Blocked: s.Blocked, ReadAt: newDate(deref(s.ReadAt)), Attempted: s.ReadAt != nil && s.Robots.Outcome == signals.OutcomeNotRead}
 	if c := s.LastChanged(); c != nil {
 		r.Changed = batchDate(*c)
 		r.ChangedShown = slices.ContainsFunc(s.Changes, func(ch signals.Change) bool { return ch.Batch == *c })
