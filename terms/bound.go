@@ -14,7 +14,7 @@ import "strings"
 // ("prohibited", "forbudt", "förbjuden") rather than by a negation ("may
 // not"): only such a word can itself be negated.
 func lexicalProhibition(w string) bool {
-	for _, p := range []string{"prohibit", "forbid", "forbud", "forbod", "förbjud", "forbyd", "forbyr"} {
+	for _, p := range []string{"prohibit", "forbid", "forbud", "forbod", "förbjud", "forbyd", "forbyr", "require", "krever", "kreves", "kræver", "kräver", "krävs"} {
 		if strings.HasPrefix(w, p) {
 			return true
 		}
@@ -84,6 +84,41 @@ func negatedProhibition(ws words, h hit) (string, bool) {
 		}
 		if permit >= 0 {
 			return ws.span(permit, h.j), true
+		}
+	}
+	return "", false
+}
+
+// reservation reports whether a sentence reserves rights against text and
+// data mining or AI training, the DSM Directive's Article 4(3) opt-out:
+// "we expressly reserve our rights to use the content for text and data
+// mining", "reserves all rights to TDM", "reserverer seg mot tekst- og
+// datautvinning". Rights in the plural, or "all rights", are reserved
+// against others; "we reserve the right to train" is the service's own.
+func reservation(ws words) (string, bool) {
+	for i, w := range ws.w {
+		if !strings.HasPrefix(w, "reserv") && !strings.HasPrefix(w, "forbeholde") && !strings.HasPrefix(w, "förbehåll") && !strings.HasPrefix(w, "forbeholder") {
+			continue
+		}
+		against := false
+		for k := i + 1; k < len(ws.w) && k <= i+3; k++ {
+			switch ws.w[k] {
+			case "rights", "rettigheter", "rettighetene", "rettigheder", "rättigheter", "rättigheterna", "mot", "imod", "mod":
+				against = true
+			}
+		}
+		if !against {
+			continue
+		}
+		for k := i + 1; k < len(ws.w); k++ {
+			if clauseStart(ws, k-1) && ws.text[ws.end[k-1]:ws.start[k]] != ", " {
+				break
+			}
+			for _, h := range allHits(ws, aiActionCues) {
+				if h.i == k {
+					return ws.span(i, h.j), true
+				}
+			}
 		}
 	}
 	return "", false

@@ -84,6 +84,15 @@ func TestConstructions(t *testing.T) {
 		{"en lead-in takes the grant back", `<p>Browsing the site does not</p><ul><li>grant you any right to reproduce the content of the site.</li></ul>`, TopicLicence, Prohibits, false},
 		{"en content subject to a licence", `<p>The content of this site is subject to the Open Photo Licence of the publisher.</p>`, TopicLicence, Describes, false},
 
+		// The DSM Directive's opt-out, and other forms of a reservation.
+		{"en TDM reservation", `<p>We expressly reserve our rights to use the content of this website for text and data mining under Article 4(3) of Directive (EU) 2019/790.</p>`, TopicAI, Prohibits, true},
+		{"en all rights to TDM", `<p>The publisher reserves all rights to text and data mining of its articles.</p>`, TopicAI, Prohibits, true},
+		{"nb reserverer seg mot TDM", `<p>Vi reserverer oss mot tekst- og datautvinning, jf. åndsverkloven § 13 b.</p>`, TopicAI, Prohibits, true},
+		{"en fine-tune on our content", `<p>Any use of our content to train, fine-tune or evaluate machine learning models is prohibited without a written licence.</p>`, TopicAI, Prohibits, true},
+		{"en crawling welcome", `<p>Crawling of the site is welcome, provided that you respect robots.txt.</p>`, TopicScraping, Permits, false},
+		{"nb kan fritt brukes", `<p>Dataene kan fritt brukes og deles, også kommersielt, så lenge kilden oppgis.</p>`, TopicLicence, Permits, false},
+		{"nb ikke gjengis", `<p>Artiklene kan deles med lenke, men ikke gjengis i sin helhet.</p>`, TopicLicence, Prohibits, false},
+
 		// The unsure middle: on topic, about the site's content, undecided.
 		{"en undecided AI sentence", `<p>The content of this site is sometimes used to train AI models by third parties.</p>`, TopicAI, Describes, false},
 		{"nb undecided AI sentence", `<p>Forlaget har ikke inngått avtaler om bruk av artiklene til trening av kunstig intelligens.</p>`, TopicAI, Describes, false},
@@ -122,6 +131,8 @@ func TestNoFalseObjection(t *testing.T) {
 		{"en opted out", `<p>Where possible, the platform has opted out of model training with every provider it uses.</p>`},
 		{"en user's choice", `<p>You can opt out of training at any time, and your chats will then not be used to improve our models.</p>`},
 		{"en no longer identifiable", `<p>Data that can no longer identify you may be used by us for research and model training.</p>`},
+		{"en the service's own right", `<p>We reserve the right to use publicly available posts to train and improve our models.</p>`},
+		{"en a licence of another model", `<p>You will not use the Foo-Derived Model or any output of it to train, improve, or fine-tune any other model.</p>`},
 		{"en purpose clause", `<p>Label generated images so as not to mislead others about how they were made with AI.</p>`},
 		{"en piracy", `<p>You may not post pirated computer programs or links to another person's copyrighted work.</p>`},
 		{"nb promise", `<p>Leverandørene våre skal ikke bruke dataene dine til å trene egne KI-modeller.</p>`},
@@ -152,6 +163,7 @@ func TestNoGrantRead(t *testing.T) {
 		{"en service's own permission", `<p>We may use, copy and modify the content you upload to improve the service.</p>`},
 		{"en suggestions", `<p>We will be free to use, copy, publish or redistribute any suggestions you send us.</p>`},
 		{"nb tjenestens egen bruk", `<p>Vi kan fritt bruke og kopiere innholdet du laster opp.</p>`},
+		{"en the member grants the service", `<p>The Member grants the company a free-of-charge licence to reproduce the photos the Member uploads.</p>`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := Read(page(t, "<html><body>"+c.html+"</body></html>"), c.name[:2])

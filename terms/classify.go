@@ -125,6 +125,13 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	// "the assets used to train any AI": training names a thing, it is not
 	// the act a rule is about
 	aiAct := isAI && !attributive(ws, ai)
+	if aiAct && fineTuneOnly(ws, ai) {
+		// fine-tuning what? "fine-tune a model on our content" objects;
+		// "fine-tune any other model" with a model's own output is a term of
+		// that model's licence
+		_, _, content := firstHit(ws, contentWords)
+		aiAct = content
+	}
 	if isLic || isWeak || isAPI {
 		_, _, off := firstHit(ws, licenceOffTopic)
 		_, _, others := firstHit(ws, othersWorks)
@@ -256,6 +263,16 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 		s.Text, s.CutBefore, s.CutAfter = clause(p.text, ws, topicAt.i)
 	}
 	return s, true
+}
+
+// fineTuneOnly reports whether an AI use is only "fine-tune".
+func fineTuneOnly(ws words, h hit) bool {
+	for k := h.i; k <= h.j; k++ {
+		if w := ws.w[k]; w != "fine" && !strings.HasPrefix(w, "tune") && !strings.HasPrefix(w, "finetun") && !strings.HasPrefix(w, "finjuster") {
+			return false
+		}
+	}
+	return true
 }
 
 // realAI reports whether an AI cue means AI: "AI" in capitals or as a
@@ -501,6 +518,9 @@ func stanceOf(ws words) (stance, word, actor string) {
 				return Permits, ws.span(g.i, g.j), ""
 			}
 		}
+	}
+	if w, ok := reservation(ws); ok {
+		return Prohibits, w, "" // "we expressly reserve our rights … for text and data mining"
 	}
 	for _, h := range allHits(ws, prohibitCues) {
 		if w, ok := negatedProhibition(ws, h); ok {

@@ -74,6 +74,7 @@ var aiActionCues = compile(
 	"train|trains|training|trained ~ model*|ai|algorithm*|system*|llm*|network*|dataset*|machine*|artificial",
 	"model|models ~ training", "develop*|build*|creat*|improv* ~ model*|ai|llm*|artificial|machine|algorithm*", "text and data mining", "text ~ data mining", "tdm", "text mining",
 	"machine learning ~ purpose*|system*|application*", "input* ~ into|to ~ ai|model*|artificial|machine",
+	"fine tune*", "fine tuning", "finetun*", "finjuster*", "finjustera*",
 	"tren* ~ modell*|ki|ai|algoritm*|språkmodell*|system*|kunstig*|maskin*", "træn* ~ modell*|ki|ai|kunstig*", "träna* ~ modell*|ai|artificiell*", "utvikl* ~ modell*|ki|ai",
 	"tekst og datautvinning", "tekst og datautvinning*", "text och datautvinning", "maskinlæring",
 )
@@ -100,6 +101,7 @@ var licenceStrong = compile(
 	"rettigheter forbeholdt", "rettigheder forbeholdes", "gjenbruk*", "viderebruk*", "videreformidl*", "licens", "licensen", "licensierad*", "återanvänd*", "genbrug*",
 	"licenser", "licenserede", "licenseret", "licensgiver*", "licensgivare*", "licensrätt*", "licensmaterial*", "lisensgiver*", "lisensiert*",
 	// reuse granted without a licence's name (reuseGrants)
+	"kan|may|can ~ fritt|freely ~ brukes|deles|gjenbrukes|kopieres|viderebrukes|anvendes|bruges|deles|användas|delas|used|shared|reused|copied",
 	"free to ~ adapt|copy|reuse|share|modify|redistribute|reproduce|remix|distribute",
 	"freely|fritt|frit|openly|åpent ~ available|tilgjengelig|tilgjengeleg|tillgänglig|tilgængelig|usable|reusable ~ for",
 	"open|opne|åpne|åpen|åpent|öppna|öppen|åbne|åben ~ for ~ reuse|gjenbruk|viderebruk|återanvändning|genbrug",
@@ -122,6 +124,7 @@ var licenceOfContent = compile("subject to ~ licen*|lisens*", "subject to ~ term
 // construction, whatever its object is called: "you are free to adapt and
 // use them", "fritt tilgjengelig for bruk i egne tjenester".
 var reuseGrants = compile(
+	"kan|may|can ~ fritt|freely ~ brukes|deles|gjenbrukes|kopieres|viderebrukes|anvendes|bruges|deles|användas|delas|used|shared|reused|copied",
 	"free to ~ adapt|copy|reuse|share|modify|redistribute|reproduce|remix|distribute",
 	"freely|fritt|frit|openly|åpent ~ available|tilgjengelig|tilgjengeleg|tillgänglig|tilgængelig|usable|reusable ~ for",
 	"open|opne|åpne|åpen|åpent|öppna|öppen|åbne|åben ~ for ~ reuse|gjenbruk|viderebruk|återanvändning|genbrug",
@@ -147,6 +150,9 @@ var prohibitCues = compile(
 	"may in no ~ event|case|way", "not permitted", "not allowed", "not authori*", "not be permitted", "prohibit*", "forbid*", "forbidden",
 	"unauthori*", "without ~ consent|permission|authori*|approval|licen*|agreement", "without ~ written|prior|express|expressed ~ consent|permission|authori*|approval", "agree not", "agree ~ not to", "not to", "never", "refrain from", "no one may", "nobody may",
 	"is not to be", "are not to be", "reserv* ~ right* ~ mining|tdm|training|train", "opt* out ~ text|mining|tdm",
+	// permission required: "reproduction in full requires permission"
+	"require|requires|required ~ permission|consent|licen*|authori*|approval", "krever|kreves ~ tillatelse|samtykke|avtale|lisens",
+	"kræver|kræves ~ tilladelse|samtykke|aftale|licens", "kräver|krävs ~ tillstånd|samtycke|avtal|licens",
 	// a rule stated by its consequence: "… may result in the termination
 	// of your account", "… kan leda till avstängt konto"
 	"result* in ~ termination|suspension|ban|banning|removal|closure|blocking", "lead* to ~ termination|suspension|ban|blocking",
@@ -180,7 +186,7 @@ var permitCues = compile(
 	// who grants, to whom, what: "X hereby grants User a licence", "we
 	// grant you a right", "Customer may use", "is licensed under CC BY"
 	"hereby grant*", "grant* ~ you|user|users|licensee|customer|developer*", "is granted", "are granted", "hereby granted",
-	"you are ~ allowed|permitted|entitled|welcome ~ to", "allowed to ~ use|copy|reuse|share|download|reproduce|redistribute|modify|adapt",
+	"you are ~ allowed|permitted|entitled|welcome ~ to", "is|are welcome", "er velkommen|velkomne", "allowed to ~ use|copy|reuse|share|download|reproduce|redistribute|modify|adapt",
 	"anyone|everyone|customer|customers|licensee|licensees|developer|developers|users ~ may|can ~ use|copy|reuse|access|download|share|replicate|retrieve|query|integrate|redistribute|reproduce|adapt|modify",
 	"you may ~ replicate|retrieve|query|integrate|embed|display|modify|print|store|publish|distribute|index|mirror|build|apply|link|create",
 	"under ~ cc|creative|nlod|odbl|cc0", "under norsk lisens",
@@ -199,6 +205,7 @@ var userCues = compile(
 	"your materials", "you provide", "you submit", "you own", "you retain", "your own", "your conversations", "your information",
 	"user data", "users data", "personal data", "personal information", "granted by you", "grant* by you", "personopplysning*", "personuppgift*", "personoplysning*",
 	"du gir oss", "du gir", "gir oss", "ditt innhold", "dine data", "ditt bidrag", "dine bidrag", "bidragslisens", "innhold ~ du ~ laster|legger|sender|deler",
+	"member|user|customer|subscriber|contributor|licensee grants|grant", "medlemmet|brukeren|kunden gir",
 	"du er skaperen", "du eier", "ditt eget", "suggestions", "du laster opp", "du lastar opp", "you upload*", "du uploader", "du laddar upp",
 	"dataene dine", "innholdet ditt", "innhaldet ditt", "samtalene dine", "opplysningene dine", "dina uppgifter", "dina data", "ditt innehåll",
 	"dine oplysninger", "dit indhold",
@@ -287,6 +294,7 @@ var siteObjects = compile(
 	"content|material*|data|information ~ from|on|of|available", "any ~ portion*|part*|content", "portion* of", "part of", "member content", "proprietary materials",
 	"services", "service", "site", "website", "materials", "metadata", "database", "databases",
 	"nettstedet", "nettsiden*", "tjenesten*", "innholdet", "innhold", "deler av", "materialet", "databasen", "appen", "dataene", "data",
+	"articles", "artiklene", "artiklane", "artiklarna", "artiklerne", "texts", "photos", "images", "pictures", "videos", "bildene", "bilene", "tekstene",
 	"indholdet", "indhold", "innehållet", "innehåll", "tjänsten", "tjänsterna", "webbplatsen", "hjemmesiden", "materialer", "materiale",
 )
 

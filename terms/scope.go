@@ -201,7 +201,7 @@ func copiesSite(ws words, verb hit) bool {
 		k--
 	}
 	passive := k >= 0 && (ws.w[k] == "be" || ws.w[k] == "been" || ws.w[k] == "bli" || ws.w[k] == "blir") ||
-		strings.HasSuffix(ws.w[verb.i], "es") && !strings.HasSuffix(ws.w[verb.i], "ies")
+		(strings.HasSuffix(ws.w[verb.i], "es") && !strings.HasSuffix(ws.w[verb.i], "ies") || strings.HasSuffix(ws.w[verb.i], "is")) // "kopieres", "gjengis"
 	for _, o := range allHits(ws, siteObjects) {
 		if serviceWords[ws.w[o.j]] {
 			continue // "resell or redistribute the Services": the service, not its content
