@@ -100,6 +100,13 @@ func reservation(ws words) (string, bool) {
 		if !strings.HasPrefix(w, "reserv") && !strings.HasPrefix(w, "forbeholde") && !strings.HasPrefix(w, "förbehåll") && !strings.HasPrefix(w, "forbeholder") {
 			continue
 		}
+		negated := false
+		for k := i - 1; k >= 0 && k >= i-3; k-- {
+			negated = negated || negationWords[ws.w[k]]
+		}
+		if negated {
+			continue // "we do not reserve any rights against text and data mining"
+		}
 		against := false
 		for k := i + 1; k < len(ws.w) && k <= i+3; k++ {
 			switch ws.w[k] {

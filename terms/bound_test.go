@@ -131,6 +131,7 @@ func TestNoFalseObjection(t *testing.T) {
 		{"en opted out", `<p>Where possible, the platform has opted out of model training with every provider it uses.</p>`},
 		{"en user's choice", `<p>You can opt out of training at any time, and your chats will then not be used to improve our models.</p>`},
 		{"en no longer identifiable", `<p>Data that can no longer identify you may be used by us for research and model training.</p>`},
+		{"en no reservation", `<p>We do not reserve any rights against text and data mining of the articles on this site.</p>`},
 		{"en the service's own right", `<p>We reserve the right to use publicly available posts to train and improve our models.</p>`},
 		{"en a licence of another model", `<p>You will not use the Foo-Derived Model or any output of it to train, improve, or fine-tune any other model.</p>`},
 		{"en purpose clause", `<p>Label generated images so as not to mislead others about how they were made with AI.</p>`},
