@@ -3,7 +3,10 @@ package crawlsignals_test
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -65,6 +68,28 @@ func TestAgentsJSON(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("crawlers/gptbot/: lacks %q", want)
 		}
+	}
+	// Its counts agree, or say why not (issue 39, item 9): the headline
+	// and the categories count every reviewed site, unknown where no batch
+	// read it; the batch's row counts the sites that batch read, and the
+	// table says that a site no batch read is in no row.
+	head := regexp.MustCompile(`(\d+) disallow</span> · (\d+) allow · (\d+) unknown`).FindStringSubmatch(page)
+	if head == nil {
+		t.Fatal("crawlers/gptbot/: no headline counts")
+	}
+	var catSum [3]int
+	for _, m := range regexp.MustCompile(`<td data-label="Disallow" class="num">(\d+)</td><td data-label="Allow" class="num">(\d+)</td><td data-label="Unknown" class="num">(\d+)</td>`).FindAllStringSubmatch(page[strings.Index(page, `id="by-category"`):], -1) {
+		for k := range catSum {
+			n, _ := strconv.Atoi(m[k+1])
+			catSum[k] += n
+		}
+	}
+	if fmt.Sprint(catSum[0], catSum[1], catSum[2]) != head[1]+" "+head[2]+" "+head[3] {
+		t.Errorf("crawlers/gptbot/: the categories total %v, the headline says %v", catSum, head[1:])
+	}
+	inBatch := len(gpt.Batches[0].Disallowed) + len(gpt.Batches[0].Allowed) + len(gpt.Batches[0].Unknown)
+	if total := len(gpt.Disallowed) + len(gpt.Allowed) + len(gpt.Unknown); inBatch != total && !strings.Contains(page, "A reviewed site that no batch read") {
+		t.Errorf("crawlers/gptbot/: the batch counts %d sites, the headline %d, and the page does not say why", inBatch, total)
 	}
 	if !strings.Contains(readPublic(t, r, "crawlers/chatgpt-agent/index.html"), "ChatGPT Agent") {
 		t.Error("a token with a space has no page")
