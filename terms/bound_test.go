@@ -93,6 +93,16 @@ func TestConstructions(t *testing.T) {
 		{"nb kan fritt brukes", `<p>Dataene kan fritt brukes og deles, også kommersielt, så lenge kilden oppgis.</p>`, TopicLicence, Permits, false},
 		{"nb ikke gjengis", `<p>Artiklene kan deles med lenke, men ikke gjengis i sin helhet.</p>`, TopicLicence, Prohibits, false},
 
+		// A list's lead-in that grants gives its items: what is granted
+		// stands after the colon.
+		{"en grant through a lead-in", `<p>2.1 We grant you a right to access and use the following services of the platform under these terms: Public API access to the timetable data, and bulk downloads of the same data.</p>`, TopicAPI, Permits, false},
+		{"en grant in a list", `<p>Subject to these terms, we grant you a licence to:</p><ul><li>the Open Data API and its documentation.</li></ul>`, TopicAPI, Permits, false},
+		{"nb grant in a list", `<p>Vi gir deg rett til å bruke følgende tjenester fra oss:</p><ul><li>API-et for rutetider og dokumentasjonen av det.</li></ul>`, TopicAPI, Permits, false},
+
+		// Export control is no data export.
+		{"en export control", `<p>You may not use the service in any manner that violates any laws about exporting data or software to and from any countries.</p>`, "", "", false},
+		{"nb eksportkontroll", `<p>Du kan ikke bruke tjenesten i strid med regler om eksport av data eller programvare til andre land.</p>`, "", "", false},
+
 		// The unsure middle: on topic, about the site's content, undecided.
 		{"en undecided AI sentence", `<p>The content of this site is sometimes used to train AI models by third parties.</p>`, TopicAI, Describes, false},
 		{"nb undecided AI sentence", `<p>Forlaget har ikke inngått avtaler om bruk av artiklene til trening av kunstig intelligens.</p>`, TopicAI, Describes, false},
@@ -164,6 +174,12 @@ func TestNoGrantRead(t *testing.T) {
 		{"en service's own permission", `<p>We may use, copy and modify the content you upload to improve the service.</p>`},
 		{"en suggestions", `<p>We will be free to use, copy, publish or redistribute any suggestions you send us.</p>`},
 		{"nb tjenestens egen bruk", `<p>Vi kan fritt bruke og kopiere innholdet du laster opp.</p>`},
+		{"en conceded grant", `<p>Although these terms grant you permission to read the articles, we are not granting you any rights in the content, data or intellectual property of the site.</p>`},
+		{"nb conceded grant", `<p>Selv om du kan lese artiklene, gir vi deg ingen lisens til innholdet på nettstedet.</p>`},
+		{"sv conceded grant", `<p>Även om du får läsa artiklarna ger vi dig ingen licens till innehållet på webbplatsen.</p>`},
+		{"en no rights granted", `<p>Reading the site grants you no licence to copy its content.</p>`},
+		{"da ingen licens", `<p>Brugen af hjemmesiden giver dig ingen licens til indholdet.</p>`},
+		{"en ceasing", `<p>If you remove from the site any content covered by this licence, our systems will stop making that content publicly available.</p>`},
 		{"en the member grants the service", `<p>The Member grants the company a free-of-charge licence to reproduce the photos the Member uploads.</p>`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -155,7 +155,7 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 	}
 	_, _, third := firstHit(ws, thirdParty)
 
-	stance, stanceW, actor := stanceOf(ws)
+	stance, stanceW, actor := stanceOf(mainClause(ws))
 	if human && stance != Prohibits {
 		stance, stanceW, actor = Prohibits, humanW, ""
 	}
@@ -166,6 +166,16 @@ func classify(p piece, buf *wordBuf) (Sentence, bool) {
 			if st, w, _ := stanceOf(ctx); st == Prohibits {
 				stance, stanceW = Prohibits, w
 				break
+			}
+		}
+	}
+	if stance == "" && len(leadIn) > 0 {
+		// an item that rules nothing itself is what its lead-in grants
+		// ("We grant you a right to access and use the Services:" +
+		// "API services based on …")
+		if st, w, _ := stanceOf(leadIn[0]); st == Permits {
+			if _, _, granted := firstHit(leadIn[0], grantCues); granted {
+				stance, stanceW = Permits, w
 			}
 		}
 	}
@@ -536,13 +546,52 @@ func stanceOf(ws words) (stance, word, actor string) {
 	if w, ok := noneMay(ws); ok {
 		return Prohibits, w, ""
 	}
-	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) && !limited(ws, h) && !relative(ws, h) {
+	if h, w, ok := firstHit(ws, permitCues); ok && !negated(ws, w) && !negatedBefore(ws, h) && !negatedObject(ws, h) && !limited(ws, h) && !relative(ws, h) {
 		if grantor(ws, h) {
 			return Permits, w, SubjectService // "Replit will be free to use … the Suggestions"
 		}
 		return Permits, w, ""
 	}
 	return "", "", ""
+}
+
+// negatedObject reports whether what a grant gives is nothing: "grants
+// you no rights", "gir vi deg ingen lisens", "ger dig ingen rätt".
+func negatedObject(ws words, h hit) bool {
+	for k := h.j + 1; k < len(ws.w) && k <= h.j+3; k++ {
+		switch ws.w[k] {
+		case "no", "ingen", "inga", "intet", "inget", "ingenting", "nothing":
+			return true
+		}
+	}
+	return false
+}
+
+// mainClause is what decides a sentence that opens with a concessive
+// clause: in "Although our Terms grant you permission to use Copilot, we
+// are not granting you any rights in …" the grant is conceded, and the
+// clause after the comma is the rule. Other sentences are their own main
+// clause.
+func mainClause(ws words) words {
+	if len(ws.w) == 0 {
+		return ws
+	}
+	switch ws.w[0] {
+	case "although", "though", "while", "whilst", "whereas", "selv", "sjølv", "även", "skønt", "selvom", "fast", "trots":
+	default:
+		return ws
+	}
+	if (ws.w[0] == "selv" || ws.w[0] == "sjølv" || ws.w[0] == "även") && (len(ws.w) < 2 || ws.w[1] != "om") {
+		return ws // "selv om", "även om": "even if"; "selv" alone is "self"
+	}
+	if ws.w[0] == "trots" && (len(ws.w) < 2 || ws.w[1] != "att") {
+		return ws
+	}
+	i := strings.Index(ws.text, ", ")
+	if i < 0 || len(strings.Fields(ws.text[i+2:])) < 4 {
+		return ws
+	}
+	return splitWords(ws.text[i+2:])
 }
 
 // modal negations are the prohibitions whose subject decides whom they bind.
@@ -778,7 +827,10 @@ func limited(ws words, h hit) bool {
 func negatedBefore(ws words, h hit) bool {
 	for k := h.i - 1; k >= 0 && k >= h.i-12; k-- {
 		switch ws.w[k] {
-		case "not", "no", "never", "ikke", "ikkje", "inte":
+		case "not", "no", "never", "ikke", "ikkje", "inte",
+			// a verb of ceasing takes back what follows: "will stop making
+			// that content publicly available", "slutter å gjøre … tilgjengelig"
+			"stop", "stops", "cease", "ceases", "slutte", "slutter", "sluta", "slutar", "ophøre", "ophører":
 			if k >= h.i-5 {
 				return true
 			}

@@ -111,7 +111,8 @@ var licenceStrong = compile(
 // "permission to use … is granted", "gir lisensgiver deg herved".
 var grantCues = compile(
 	"hereby grant*", "grant* ~ you|user|users|licensee|licensees", "is|are|hereby granted", "permission to ~ use|copy|reuse|reproduce|access",
-	"gir ~ deg|dig|dere ~ herved", "gir ~ deg|dig ~ en|ei|et ~ rett|lisens|tillatelse", "beviljar*", "erhverver du", "meddeler ~ dig",
+	"gir ~ deg|dig|dere ~ herved", "gir ~ deg|dig ~ en|ei|et ~ rett|lisens|tillatelse",
+	"gir|giver|ger ~ deg|dig|dere|jer|er ~ rett|retten|ret|retten|rätt|rätten|lisens|licens|tillatelse|tilladelse|tillstånd", "beviljar*", "erhverver du", "meddeler ~ dig",
 )
 
 // conditionCues introduce the conditions a grant is given on.
@@ -263,7 +264,7 @@ var weWords = map[string]bool{"we": true, "us": true, "vi": true, "oss": true, "
 var licenceOffTopic = compile(
 	"infring*", "dmca", "copyright agent", "millennium copyright",
 	"virtual", "features", "feature", "purchase", "arbitrat*", "attorney", "export control*", "export law*",
-	"export*|import* ~ regulation*|laws|sanction*", "third party licen*", "export* ~ country|countries|jurisdiction*", "re export*",
+	"export*|import* ~ regulation*|laws|sanction*", "law|laws|regulation*|rules ~ export*|import*", "regler|lover|lovar ~ eksport*|import*", "eksport* ~ land", "third party licen*", "export* ~ country|countries|jurisdiction*", "re export*",
 	"notice", "notices", "merknad*", "copyright owner*", "good faith", "liability", "liable", "indemnif*", "warrant*", "damages",
 	"virus*", "malware", "malicious", "in no event",
 	// what users post, and rules on their credentials: not reuse of the

@@ -37,8 +37,14 @@ var realTermsBars = []struct {
 	// at most
 	decoys, falseObjections int
 }{
-	{"terms", []string{realTerms}, 1.00, 0.85, 1.00, 0, 1},
-	{"terms-2", []string{realTerms2}, 0.89, 0.85, 1.00, 0, 0},
+	// terms' one false objection is fal's "systematically retrieve data
+	// … to create or compile … a collection, compilation, database, or
+	// directory", which the folder leaves unlabelled while it labels the
+	// same clause in Norwegian (kalkis: "Hent systematisk data … database
+	// eller katalog") as an objection: the reader is right, the label is
+	// missing.
+	{"terms", []string{realTerms}, 1.00, 0.86, 1.00, 0, 1},
+	{"terms-2", []string{realTerms2}, 0.91, 0.85, 1.00, 0, 0},
 	{"both", []string{realTerms, realTerms2}, 0.95, 0.85, 1.00, 0, 1},
 }
 

@@ -193,6 +193,14 @@ func scoreDoc(file string, l Labelled, r Reading) DocScore {
 		if s.Objects {
 			objecting = append(objecting, s.Text)
 		}
+		if s.LeadIn != "" {
+			// the page shows an item under its lead-in: a label that
+			// runs across the two is found in what the reader sees
+			quotes = append(quotes, s.LeadIn+" "+s.Text)
+			if s.Objects {
+				objecting = append(objecting, s.LeadIn+" "+s.Text)
+			}
+		}
 		on, onObjecting := false, false
 		for _, lab := range l.Labels {
 			if overlaps(s.Text, lab.Text) {
