@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/policy"
 	"github.com/crawlsignals/crawlsignals/robots"
 )
 
@@ -21,9 +22,10 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 		r.CrawlDelaySeconds = &d
 	}
 	var file *robots.File
+	var whole []string // every line of the file, past the 500 KiB read for rules
 	var err error
 	if hr.Outcome == string(robots.Rules) {
-		file, r.SHA256, r.ContentType, err = storedRobots(es, hr.URL, addrs)
+		file, whole, r.SHA256, r.ContentType, err = storedRobots(es, hr.URL, addrs)
 		if err != nil {
 			r.Outcome, r.Meaning = "not-read", "Evidence of robots.txt could not be read back: it was fetched, but its stored copy is damaged or missing, so we do not say what it says."
 			return r, err
@@ -58,10 +60,17 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 			r.LineCount-- // the newline that ends the file is not a line to show
 		}
 		// The page shows the first MaxRobotsLines; a diff between batches
-		// reads the whole file (wholeLines), never the shown part alone.
+		// reads the whole file (wholeLines), never the shown part alone,
+		// and past the 500 KiB its rules are read from when it is longer.
 		r.wholeLines = make([]string, r.LineCount)
 		for n := 1; n <= r.LineCount; n++ {
 			r.wholeLines[n-1] = file.Line(n)
+		}
+		if file.Truncated {
+			r.wholeLines = whole
+			for len(r.wholeLines) > 0 && strings.TrimSpace(r.wholeLines[len(r.wholeLines)-1]) == "" {
+				r.wholeLines = r.wholeLines[:len(r.wholeLines)-1]
+			}
 		}
 		r.Lines = slices.Clone(r.wholeLines[:min(r.LineCount, MaxRobotsLines)])
 		if r.Truncated {
@@ -254,8 +263,9 @@ func orUnknown(s string) string {
 	return s
 }
 
-// storedRobots finds the robots.txt answer in evidence and parses it.
-func storedRobots(es *evidence.Site, u string, addrs []evidence.Address) (*robots.File, string, string, error) {
+// storedRobots finds the robots.txt answer in evidence and parses it; whole
+// are the lines of all of it that was kept, for diffs.
+func storedRobots(es *evidence.Site, u string, addrs []evidence.Address) (file *robots.File, whole []string, sha, ctype string, err error) {
 	for _, a := range addrs {
 		if a.URL != u || a.FoundVia != "robots" || len(a.Exchanges) == 0 {
 			continue
@@ -263,18 +273,23 @@ func storedRobots(es *evidence.Site, u string, addrs []evidence.Address) (*robot
 		last := a.Exchanges[len(a.Exchanges)-1]
 		resp, err := es.Response(last)
 		if err != nil {
-			return nil, "", "", err
+			return nil, nil, "", "", err
 		}
-		// Read as the crawler read it (evidence.DecodePrefix): the first
-		// robots.MaxBytes, whatever the file's length decoded, and what
-		// came before a break in a compressed stream.
-		body, _, err := resp.DecodedPrefix(robots.MaxBytes + 1)
+		// Read as the crawler read it (evidence.DecodePrefix): the rules
+		// from the first robots.MaxBytes, whatever the file's length
+		// decoded, and what came before a break in a compressed stream;
+		// the lines for diffs from all that was kept.
+		body, more, err := resp.DecodedPrefix(policy.MaxBody)
 		if err != nil && len(body) == 0 {
-			return nil, "", "", fmt.Errorf("evidence: record %s: %w", resp.RecordID, err)
+			return nil, nil, "", "", fmt.Errorf("evidence: record %s: %w", resp.RecordID, err)
 		}
-		return robots.Parse(body), last.PayloadSHA256, resp.Header.Get("Content-Type"), nil
+		file = robots.Parse(body)
+		if file.Truncated {
+			whole = robots.WholeLines(body, more || err != nil || resp.Truncated)
+		}
+		return file, whole, last.PayloadSHA256, resp.Header.Get("Content-Type"), nil
 	}
-	return nil, "", "", fmt.Errorf("no stored answer for %s", u)
+	return nil, nil, "", "", fmt.Errorf("no stored answer for %s", u)
 }
 
 // agentOf is an agent's row when no rule decides: no file (allowed), or a
