@@ -97,6 +97,19 @@ func TestAnswersFirst(t *testing.T) {
 	if err := page.Navigate(ctx, srv.URL+"/"); err != nil {
 		t.Fatal(err)
 	}
+	// On a phone the directory reaches its sites within two screens: the
+	// search box and the first site's row (issue 39 item 14: they stood at
+	// 1,467 and 1,752 px).
+	var dir struct{ Search, FirstSite float64 }
+	if err := page.Eval(ctx, `(() => {
+  const top = (e) => e ? e.getBoundingClientRect().top + window.scrollY : -1;
+  return { Search: top(document.getElementById('site-search')), FirstSite: top(document.querySelector('#sites-table tbody tr')) };
+})()`, &dir); err != nil {
+		t.Fatal(err)
+	}
+	if limit := float64(2 * phoneHeight); dir.Search < 0 || dir.FirstSite < 0 || dir.FirstSite+60 > limit {
+		t.Errorf("directory at %d px: the search box starts at %.0f px and the first site at %.0f px; want the first site's name and host within %.0f px", phoneWidth, dir.Search, dir.FirstSite, limit)
+	}
 	var before int
 	if err := page.Eval(ctx, `(() => { const i = document.getElementById('site-search'); i.focus(); return document.querySelectorAll('#sites-table tbody tr').length; })()`, &before); err != nil {
 		t.Fatal(err)
