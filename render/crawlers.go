@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -68,6 +69,9 @@ type chartBar struct {
 	Label  string // under the bar
 	Value  string // above the bar
 	LabelX string
+	// Anchor is the labels' text-anchor: "middle", or "end" for the last
+	// bar's, which would otherwise run past the chart's right edge.
+	Anchor string
 }
 
 type chartTick struct {
@@ -226,6 +230,25 @@ func trendChart(agent string, trend []trendPoint) chart {
 	var desc []string
 	slot := (100 - left) / float64(max(1, len(trend)))
 	pct := func(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) + "%" }
+	var moments []time.Time
+	for _, p := range trend {
+		if p.Date != nil {
+			moments = append(moments, p.Date.t)
+		}
+	}
+	labels := distinctLabels(moments)
+	// On a phone the plot is some 36 characters wide: with more bars than
+	// their labels fit under, every k-th is labelled (the table below the
+	// chart names each batch).
+	every := 1
+	if len(labels) > 0 {
+		every = max(1, (len(labels)*(len(labels[0])+2)+35)/36)
+	}
+	for i := range labels {
+		if (len(labels)-1-i)%every != 0 { // counted from the newest, which is always labelled
+			labels[i] = ""
+		}
+	}
 	for i, p := range trend {
 		read := p.Disallowed + p.Allowed
 		h := 0
@@ -235,10 +258,14 @@ func trendChart(agent string, trend []trendPoint) chart {
 		x := left + float64(i)*slot + slot*0.2
 		label := p.Batch
 		if p.Date != nil {
-			label = p.Date.t.Format("2 Jan")
+			label, labels = labels[0], labels[1:]
 			desc = append(desc, fmt.Sprintf("%s: %s (%d of %d sites whose robots.txt we read; %d unknown)", p.Date.Day(), p.Pct, p.Disallowed, read, p.Unknown))
 		}
-		c.Bars = append(c.Bars, chartBar{X: pct(x), W: pct(slot * 0.6), Y: top + plotH - h, H: h, Label: label, Value: p.Pct, LabelX: pct(x + slot*0.3)})
+		bar := chartBar{X: pct(x), W: pct(slot * 0.6), Y: top + plotH - h, H: h, Label: label, Value: p.Pct, LabelX: pct(x + slot*0.3), Anchor: "middle"}
+		if i == len(trend)-1 && i > 0 {
+			bar.LabelX, bar.Anchor = pct(x+slot*0.6), "end"
+		}
+		c.Bars = append(c.Bars, bar)
 	}
 	for _, pc := range []int{0, 50, 100} {
 		c.Axis = append(c.Axis, chartTick{Y: top + plotH - pc*plotH/100, Text: strconv.Itoa(pc) + " %"})

@@ -42,12 +42,39 @@ func dayDate(day string) *date {
 }
 
 // batchDate is the start of a batch, from its name (20261201T060000Z).
+// A batch started off the minute shows its seconds: two batches run by
+// hand in one minute are otherwise the same words, told apart by their
+// codes alone.
 func batchDate(batch string) *date {
 	t, err := time.Parse(evidence.BatchLayout, batch)
 	if err != nil {
 		return nil
 	}
-	return dateOf(t)
+	d := dateOf(t)
+	if t.Second() != 0 {
+		d.Human = t.UTC().Format("2 January 2006, 15:04:05 UTC")
+	}
+	return d
+}
+
+// distinctLabels are short labels for moments in order: the day ("2
+// Jan") when the days differ, else the time of day, to the second where
+// minutes repeat, so that no two bars of a chart read the same.
+func distinctLabels(ts []time.Time) []string {
+	for _, layout := range []string{"2 Jan", "2 Jan 15:04", "15:04:05"} {
+		out := make([]string, len(ts))
+		seen := map[string]bool{}
+		unique := true
+		for i, t := range ts {
+			out[i] = t.UTC().Format(layout)
+			unique = unique && !seen[out[i]]
+			seen[out[i]] = true
+		}
+		if unique || layout == "15:04:05" {
+			return out
+		}
+	}
+	return nil
 }
 
 // Day is the date without the time, for titles ("1 December 2026").

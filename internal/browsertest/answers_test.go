@@ -155,6 +155,57 @@ func TestAnswersFirst(t *testing.T) {
 	if len(gaps) < 5 || !slices.IsSorted(gaps) || gaps[0] == gaps[len(gaps)-1] {
 		t.Errorf("after sorting by gaps the rows read %v", gaps)
 	}
+	// A crawler's page on a phone (issue 39 item 15): every word of the
+	// chart inside it ("100 %" was cut to "00 %"), no two batch labels on
+	// top of each other, and no two batches under the same name.
+	if err := page.Navigate(ctx, srv.URL+"/crawlers/gptbot/"); err != nil {
+		t.Fatal(err)
+	}
+	var chart struct {
+		Outside, Overlaps, Batches []string
+	}
+	if err := page.Eval(ctx, `(() => {
+  const svg = document.querySelector('svg[data-chart]').getBoundingClientRect();
+  const texts = Array.from(document.querySelectorAll('svg[data-chart] text')).filter(e => e.textContent.trim() !== '');
+  const Outside = texts.filter(e => { const r = e.getBoundingClientRect(); return r.left < svg.left - 0.5 || r.right > svg.right + 0.5; }).map(e => e.textContent);
+  const under = texts.filter(e => e.getAttribute('text-anchor') && e.classList.contains('tick') && Number(e.getAttribute('dy')) < -10).map(e => e.getBoundingClientRect());
+  const Overlaps = [];
+  for (let i = 1; i < under.length; i++) if (under[i].left < under[i-1].right) Overlaps.push(i);
+  const Batches = Array.from(document.querySelectorAll('table tbody th[scope="row"] time')).map(e => e.textContent);
+  return { Outside, Overlaps: Overlaps.map(String), Batches };
+})()`, &chart); err != nil {
+		t.Fatal(err)
+	}
+	if len(chart.Outside) > 0 {
+		t.Errorf("crawler chart at %d px: %q drawn past its edge", phoneWidth, chart.Outside)
+	}
+	if len(chart.Overlaps) > 0 {
+		t.Errorf("crawler chart at %d px: batch labels %v overlap the one before", phoneWidth, chart.Overlaps)
+	}
+	seen := map[string]bool{}
+	for _, b := range chart.Batches {
+		if seen[b] {
+			t.Errorf("two batches read %q on the crawler's page", b)
+		}
+		seen[b] = true
+	}
+	if len(chart.Batches) < 2 {
+		t.Errorf("the crawler's page lists %d batches: %q", len(chart.Batches), chart.Batches)
+	}
+	// On a wide screen a SHA-256 is one word, never broken mid-digest.
+	if err := page.Viewport(ctx, 1440, 900, "light"); err != nil {
+		t.Fatal(err)
+	}
+	if err := page.Navigate(ctx, srv.URL+"/sites/kommune.test/"); err != nil {
+		t.Fatal(err)
+	}
+	var broken []string
+	if err := page.Eval(ctx, `Array.from(document.querySelectorAll('code.hash')).filter(e => e.getClientRects().length > 1).map(e => e.textContent)`, &broken); err != nil {
+		t.Fatal(err)
+	}
+	if len(broken) > 0 {
+		t.Errorf("at 1440 px %d digests break across lines: %q", len(broken), broken)
+	}
 	for _, p := range page.Problems() {
 		t.Error(p)
 	}
