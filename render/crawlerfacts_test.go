@@ -23,18 +23,18 @@ func TestCrawlerPagesSayWhatOperatorsSay(t *testing.T) {
 		{"crawlers/amazonbot/index.html", []string{
 			`<h2 id="operator-says">What Amazon says it honours</h2>`,
 			`<code>noarchive</code>, for AI training:</span> Amazon says a robots meta tag with noarchive`,
-			`Source: <a href="https://developer.amazon.com/amazonbot" rel="nofollow">`,
-			`<time datetime="2026-12-05">5 December 2026</time>`, `AI training`,
+			`Source: <a href="https://developer.amazon.com/amazonbot" rel="nofollow"><bdi>developer.amazon.com</bdi></a>`,
+			`read <time datetime="2026-12-05">5 December 2026</time>`, `AI training`,
 		}, []string{`id="may-not-apply"`}},
 		{"crawlers/bingbot/index.html", []string{
 			`<code>noarchive</code>, for AI training:`, `<code>nocache</code>, for AI answers:`,
-			`<time datetime="2023-09">September 2023</time>`,
+			`dated <time datetime="2023-09">September 2023</time>`,
 		}, []string{`id="may-not-apply"`}},
 		{"crawlers/chatgpt-user/index.html", []string{
 			`<p class="mayignore" id="may-not-apply"><strong>robots.txt may not apply.</strong> OpenAI says`,
 			`OpenAI does not promise that it will stay away.`,
 			`“Disallow” is what robots.txt asks; its operator says robots.txt may not apply to this crawler.`,
-			`We found no statement by OpenAI on which signals <code>ChatGPT-User</code> honours, beyond the one above.`,
+			`Beyond what it says of robots.txt above, we found no statement by OpenAI on which signals <code>ChatGPT-User</code> honours.`,
 		}, []string{`<ul class="sources honours">`}},
 		{"crawlers/gptbot/index.html", []string{
 			`<code>robots.txt</code>, for AI training:`, `href="https://developers.openai.com/api/docs/bots"`,

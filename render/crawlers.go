@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,21 +83,39 @@ type honourView struct {
 	Signal, PurposeLabel, Says string
 	Source                     link
 	Date                       *date
+	// DateWord says what the date is: "dated" (the statement's own date)
+	// or "read" (an undated page: the list dates it by the day the entry
+	// was checked).
+	DateWord string
 }
 
 // purposeLabels name the three purposes (design §2.8) for readers.
 var purposeLabels = map[string]string{"training": "AI training", "answers": "AI answers", "search": "search"}
 
-func honourViews(hs []robots.Honour) []honourView {
+func honourViews(hs []robots.Honour, checked string) []honourView {
 	out := make([]honourView, 0, len(hs))
 	for _, h := range hs {
 		label := purposeLabels[h.Purpose]
 		if label == "" {
 			label = h.Purpose
 		}
-		out = append(out, honourView{Signal: h.Signal, PurposeLabel: label, Says: h.Says, Source: linkTo(h.Source, ""), Date: dayOrMonth(h.Date)})
+		word := "dated"
+		if h.Date == checked {
+			word = "read"
+		}
+		out = append(out, honourView{Signal: h.Signal, PurposeLabel: label, Says: h.Says, Source: sourceLink(h.Source), Date: dayOrMonth(h.Date), DateWord: word})
 	}
 	return out
+}
+
+// sourceLink links an operator's page by its host: the whole address,
+// four times over, was most of a crawler's page on a phone.
+func sourceLink(href string) link {
+	text := href
+	if u, err := url.Parse(href); err == nil && u.Host != "" {
+		text = strings.TrimPrefix(u.Host, "www.")
+	}
+	return linkTo(href, text)
 }
 
 // crawlerView is one crawler's page.
@@ -184,7 +203,7 @@ func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, 
 		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
 			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
 			Agent: a, CategoryLabel: agentCategoryLabel(a.Category), Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
-			Total: a.Total(), Source: linkTo(a.Source, ""), Checked: dayDate(a.Checked), Honours: honourViews(a.Honours)}
+			Total: a.Total(), Source: sourceLink(a.Source), Checked: dayDate(a.Checked), Honours: honourViews(a.Honours, a.Checked)}
 		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
 		for _, b := range t.Trend(k) {
 			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: b.Disallowed, Allowed: b.Allowed, Unknown: b.Unknown}
