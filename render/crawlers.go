@@ -3,10 +3,12 @@ package render
 import (
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -75,10 +77,54 @@ type chartTick struct {
 	Text string
 }
 
+// honourView is one signal a crawler's operator says it honours, as its
+// page shows it.
+type honourView struct {
+	Signal, PurposeLabel, Says string
+	Source                     link
+	Date                       *date
+	// DateWord says what the date is: "dated" (the statement's own date)
+	// or "read" (an undated page: the list dates it by the day the entry
+	// was checked).
+	DateWord string
+}
+
+// purposeLabels name the three purposes (design §2.8) for readers.
+var purposeLabels = map[string]string{"training": "AI training", "answers": "AI answers", "search": "search"}
+
+func honourViews(hs []robots.Honour, checked string) []honourView {
+	out := make([]honourView, 0, len(hs))
+	for _, h := range hs {
+		label := purposeLabels[h.Purpose]
+		if label == "" {
+			label = h.Purpose
+		}
+		word := "dated"
+		if h.Date == checked {
+			word = "read"
+		}
+		out = append(out, honourView{Signal: h.Signal, PurposeLabel: label, Says: h.Says, Source: sourceLink(h.Source), Date: dayOrMonth(h.Date), DateWord: word})
+	}
+	return out
+}
+
+// sourceLink links an operator's page by its host: the whole address,
+// four times over, was most of a crawler's page on a phone.
+func sourceLink(href string) link {
+	text := href
+	if u, err := url.Parse(href); err == nil && u.Host != "" {
+		text = strings.TrimPrefix(u.Host, "www.")
+	}
+	return linkTo(href, text)
+}
+
 // crawlerView is one crawler's page.
 type crawlerView struct {
 	page
 	Agent         signals.AgentIndex
+	Source        link  // where the crawler's facts come from
+	Checked       *date // when we last compared them with it
+	Honours       []honourView
 	CategoryLabel string
 	Disallowed    []siteRef
 	Allowed       []siteRef
@@ -92,6 +138,7 @@ type crawlerView struct {
 // crawlerRow is one crawler in the list of crawlers.
 type crawlerRow struct {
 	Slug, Token, Operator, Purpose, Label string
+	MayNotApply                           bool // its operator says robots.txt may not govern it
 	Disallowed, Allowed, Unknown          int
 }
 
@@ -149,14 +196,14 @@ func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, 
 			list.Groups = append(list.Groups, crawlerGroup{Label: label})
 		}
 		list.Groups[i].Rows = append(list.Groups[i].Rows, crawlerRow{Slug: crawlerSlug(a.Agent), Token: a.Agent, Operator: a.Operator,
-			Purpose: a.Purpose, Label: label, Disallowed: len(a.Disallowed), Allowed: len(a.Allowed), Unknown: len(a.Unknown)})
+			Purpose: a.Purpose, Label: label, MayNotApply: a.RobotsMayNotApply != "", Disallowed: len(a.Disallowed), Allowed: len(a.Allowed), Unknown: len(a.Unknown)})
 	}
 	return list, func(k int) crawlerView {
 		a := t.Newest(k)
 		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
 			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
 			Agent: a, CategoryLabel: agentCategoryLabel(a.Category), Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
-			Total: a.Total()}
+			Total: a.Total(), Source: sourceLink(a.Source), Checked: dayDate(a.Checked), Honours: honourViews(a.Honours, a.Checked)}
 		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
 		for _, b := range t.Trend(k) {
 			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: b.Disallowed, Allowed: b.Allowed, Unknown: b.Unknown}

@@ -41,6 +41,19 @@ func dayDate(day string) *date {
 	return &date{ISO: day, Human: t.Format("2 January 2006"), t: t}
 }
 
+// dayOrMonth reads a calendar day, or a month (2006-01) when a source
+// names only that, shown as precisely as it was given.
+func dayOrMonth(s string) *date {
+	if d := dayDate(s); d != nil {
+		return d
+	}
+	t, err := time.Parse("2006-01", s)
+	if err != nil {
+		return nil
+	}
+	return &date{ISO: s, Human: t.Format("January 2006"), t: t}
+}
+
 // batchDate is the start of a batch, from its name (20261201T060000Z).
 func batchDate(batch string) *date {
 	t, err := time.Parse(evidence.BatchLayout, batch)

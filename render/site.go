@@ -62,6 +62,7 @@ type siteView struct {
 // by a slow search.
 type agentRow struct {
 	Token, Slug, Note     string
+	MayNotApply           bool   // disallowed, but its operator says robots.txt may not apply to it
 	Verdict               string // allowed | disallowed | unknown
 	GroupWords, LineWords string
 	LineHref              string // the deciding line on this page
@@ -111,7 +112,11 @@ func (g *agentGroup) rows() {
 			at[key] = i
 			g.Rows = append(g.Rows, answerRow{agentRow: a})
 		}
-		g.Rows[i].Crawlers = append(g.Rows[i].Crawlers, crawlerLink(a.Token))
+		link := crawlerLink(a.Token)
+		if a.MayNotApply {
+			link += ` <span class="note">(robots.txt may not apply, its operator says)</span>`
+		}
+		g.Rows[i].Crawlers = append(g.Rows[i].Crawlers, link)
 	}
 }
 
@@ -122,13 +127,17 @@ type signalView struct {
 
 // robotsView is one host's robots.txt, as the page lays it out.
 type robotsView struct {
-	R          signals.Robots
-	Heading    string
-	ID         string // the section's id, for links
-	File       link
-	Table      bool // show the agents table (when the file has rules)
-	AgentsBy   []agentGroup
-	Noted      []agentRow // crawlers whose token parsers read shorter, with their note
+	R        signals.Robots
+	Heading  string
+	ID       string // the section's id, for links
+	File     link
+	Table    bool // show the agents table (when the file has rules)
+	AgentsBy []agentGroup
+	Noted    []agentRow // crawlers whose token parsers read shorter, with their note
+	// MayIgnore are the crawlers this file disallows whose operators say
+	// robots.txt may not apply to them: the page says the "no" is what
+	// the file asks, not what they do.
+	MayIgnore  []template.HTML
 	Groups     []signals.Group
 	Signals    []signalView
 	Sitemaps   []link
@@ -652,6 +661,7 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 	}
 	byCat := map[string]*agentGroup{}
 	var order []string
+	var mayNotApply map[string]bool // read from the agents list at the first disallow: most files disallow nothing
 	for _, a := range r.Agents {
 		g := byCat[a.Category]
 		if g == nil {
@@ -664,6 +674,18 @@ func robotsOf(r signals.Robots, heading, id string) robotsView {
 			Verdict: a.Verdict(), GroupWords: groupWords(a.Group), LineWords: lineWords(a)}
 		if a.Line > 0 && a.Line <= len(r.Lines) {
 			row.LineHref = "#" + lineID(id, a.Line)
+		}
+		if row.Verdict == signals.AgentDisallowed {
+			if mayNotApply == nil {
+				mayNotApply = map[string]bool{}
+				for _, k := range robots.Agents() {
+					mayNotApply[k.Token] = k.RobotsMayNotApply != ""
+				}
+			}
+			if mayNotApply[a.Agent] {
+				row.MayNotApply = true
+				v.MayIgnore = append(v.MayIgnore, crawlerLink(a.Agent))
+			}
 		}
 		g.Agents = append(g.Agents, row)
 		// A token parsers read shorter ("AI2Bot" as "AI") changes which

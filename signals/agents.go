@@ -25,6 +25,16 @@ type AgentIndex struct {
 	Purpose     string `json:"purpose"`
 	Category    string `json:"category"`
 	Note        string `json:"note,omitempty"`
+	// Source is the page the crawler's facts come from, and Checked the
+	// day we last compared them with it: operators change their pages.
+	Source  string `json:"source"`
+	Checked string `json:"checked"`
+	// RobotsMayNotApply is the operator's statement, in our words, that
+	// robots.txt may not govern this crawler; empty when it makes none.
+	RobotsMayNotApply string `json:"robots_may_not_apply,omitempty"`
+	// Honours are the signals the operator says the crawler honours, per
+	// purpose, dated and sourced; empty when we found no such statement.
+	Honours []robots.Honour `json:"honours"`
 	AgentHosts
 	// Batches are the same lists for each batch that read sites, oldest
 	// first; a batch lists only the sites it read.
@@ -139,7 +149,12 @@ func (t *AgentsTable) Agent(k int) AgentIndex {
 // most of what its page cost to make.
 func (t *AgentsTable) Newest(k int) AgentIndex {
 	a := t.agents[k]
+	honours := a.Honours
+	if honours == nil {
+		honours = []robots.Honour{} // an empty list, not null: nothing found
+	}
 	return AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
+		Source: a.Source, Checked: a.Checked, RobotsMayNotApply: a.RobotsMayNotApply, Honours: honours,
 		AgentHosts: t.hostsBy(func(i int) []byte { return t.newest[i] }, k)}
 }
 

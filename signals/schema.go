@@ -3,6 +3,8 @@ package signals
 import (
 	"reflect"
 	"strings"
+
+	"github.com/crawlsignals/crawlsignals/robots"
 )
 
 // The JSON exports are a public contract (design §6); their JSON Schemas
@@ -32,6 +34,18 @@ var schemaEnums = map[string][]any{
 	"Diff.what":                 {"robots", "document"},
 	"IndexEntry.agents":         {AgentAllowed, AgentDisallowed, AgentUnknown},
 	"BatchVerdicts.agents":      {AgentAllowed, AgentDisallowed, AgentUnknown},
+	// The agents list's vocabularies, from the loader that enforces them.
+	"AgentIndex.category": anys(robots.Categories),
+	"Honour.signal":       anys(robots.HonourSignals),
+	"Honour.purpose":      anys(robots.HonourPurposes),
+}
+
+func anys(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // Schema is the JSON Schema of v's type, with a title and an id.
