@@ -34,6 +34,12 @@ hosts = ["bruk.test"]
 category = "other"
 
 [[site]]
+name = "Kystarkivet"
+url = "https://arkiv.test/"
+hosts = ["arkiv.test"]
+category = "other"
+
+[[site]]
 name = "Appen"
 url = "https://app.test/"
 hosts = ["app.test"]
@@ -120,6 +126,11 @@ func TestAIUsePerPurposeEndToEnd(t *testing.T) {
 		// A Content-Usage header on the home page says train-ai=n.
 		{"bruk.test", map[string]string{"training": "refused", "answers": "no-objection-found", "search": "no-objection-found"},
 			"content-usage-header", "by a Content-Usage header", true},
+		// The home page says noarchive: Amazon documents it as
+		// Amazonbot's training opt-out, Microsoft as its own for
+		// training and Copilot answers (agents.json's honours).
+		{"arkiv.test", map[string]string{"training": "partly-refused", "answers": "partly-refused", "search": "no-objection-found"},
+			"meta", "by noarchive in a robots meta tag (documented as an opt-out by Microsoft and Amazon)", true},
 		// A JavaScript shell: no terms were read, and the answer says so.
 		{"app.test", map[string]string{"training": "no-objection-found", "answers": "no-objection-found", "search": "no-objection-found"},
 			"", "robots.txt: no objection; no terms read", false},
@@ -202,6 +213,19 @@ func TestAIUsePerPurposeEndToEnd(t *testing.T) {
 	}
 	if !strings.Contains(r.pages["svar.test"], `id="L2"`) {
 		t.Error("svar.test: the deciding line 2 has no anchor")
+	}
+	// arkiv.test's matrix: Amazon's training crawler meets noarchive;
+	// Microsoft, with no training crawler of ours, is refused for
+	// training by its own statement, linked to the page's meta tag.
+	matrix = between(r.pages["arkiv.test"], `id="ai-matrix"`, "</table>")
+	for _, op := range []string{"Amazon", "Microsoft"} {
+		cells := regexp.MustCompile(`<td>.*?</td>`).FindAllString(between(matrix, `<th scope="row">`+op+`</th>`, "</tr>"), -1)
+		if len(cells) != 3 || !strings.Contains(cells[0], "ai-refused") || !strings.Contains(cells[0], "noarchive in a robots meta tag") || !strings.Contains(cells[0], `href="https://arkiv.test/"`) {
+			t.Errorf("arkiv.test, %s: %q", op, cells)
+		}
+		if op == "Microsoft" && (!strings.Contains(cells[0], "bingbot, as Microsoft documents it") || !strings.Contains(cells[2], "ai-no-objection-found")) {
+			t.Errorf("arkiv.test, Microsoft: %q", cells)
+		}
 	}
 	// Each crawler is in its purpose's list once.
 	for _, p := range signals.Purposes {

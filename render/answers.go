@@ -94,7 +94,7 @@ func sourceRows(sources []aiSourceView) []aiSourceRow {
 func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[string]string, anchors *quoteAnchors) aiView {
 	v := aiView{Code: u.Verdict, Word: signals.AIWord(u.Verdict), Why: u.Why, Refused: u.Refused, RestsOn: u.RestsOn, Purposes: purposesOf(u)}
 	for _, s := range u.Sources {
-		sv := aiSourceView{AISource: s, KindWords: signals.SourceWords(s.Kind)}
+		sv := aiSourceView{AISource: s, KindWords: s.Words()}
 		if sv.Strength == "" { // an export written before sources said it
 			sv.Strength = "machine-readable"
 			if s.Kind == "terms" {

@@ -30,6 +30,9 @@ type matrixCell struct {
 	Code           string
 	Crawlers       []string
 	Evidence       []link // the objections, or robots.txt when none
+	// Statement is the operator when the cell rests on its own statement
+	// that a crawler of another purpose honours a signal for this one.
+	Statement string
 }
 
 // purposesOf lists the verdict per purpose, training first.
@@ -91,6 +94,30 @@ func matrixOf(u signals.AIUse, sources []aiSourceView, robotsLink link) []matrix
 					}
 				}
 			}
+			// An operator's word that it honours a signal for this
+			// purpose, with no crawler of its here for it (Microsoft,
+			// noarchive, training): the cell says so, for its crawler.
+			for i, sv := range sources {
+				for _, h := range sv.Honoured {
+					if h.Purpose != ap.Purpose || operator[h.Agent] != op {
+						continue
+					}
+					if n == 0 {
+						cell.Statement = op
+						cell.Code = signals.AIPartlyRefused
+						if sv.WholeSite {
+							cell.Code = signals.AIRefused
+						}
+					}
+					if !slices.Contains(cell.Crawlers, h.Agent) {
+						cell.Crawlers = append(cell.Crawlers, h.Agent)
+					}
+					if l := objectionLink(sources[i]); !slices.Contains(cell.Evidence, l) {
+						cell.Evidence = append(cell.Evidence, l)
+					}
+					objected++
+				}
+			}
 			switch {
 			case n == 0:
 			case refused == n:
@@ -101,7 +128,7 @@ func matrixOf(u signals.AIUse, sources []aiSourceView, robotsLink link) []matrix
 				cell.Code = signals.AINoObjection
 				cell.Evidence = []link{robotsLink}
 			}
-			any = any || n > 0
+			any = any || cell.Code != ""
 			row.Cells = append(row.Cells, cell)
 		}
 		if any {

@@ -85,6 +85,10 @@ type AISource struct {
 	// about training alone, as the headline is.
 	Purposes   []string `json:"purposes"`
 	ObjectsFor []string `json:"objects_for"`
+	// Honoured are crawlers whose operator says it honours this signal
+	// for a purpose that is not the crawler's own (bingbot's operator:
+	// noarchive, no training): it objects for that operator's use.
+	Honoured []AIHonour `json:"honoured,omitempty"`
 	// Strength is "machine-readable" (robots.txt, Content-Signal,
 	// Content-Usage, TDMRep, meta or header) or "natural-language" (a
 	// sentence of the terms).
@@ -188,6 +192,7 @@ func aiUse(s *Site) AIUse {
 	u.Sources = append(u.Sources, headerUseSources(s, byPurpose)...)
 	u.Sources = append(u.Sources, tdmSources(s, all)...)
 	u.Sources = append(u.Sources, noAISources(s.Signals.Headers, all)...)
+	u.Sources = append(u.Sources, noArchiveSources(s, byPurpose)...)
 	// Sentences of the terms: a prohibition or reservation of scraping,
 	// automated collection, AI training or text and data mining of the
 	// site's content objects for every training crawler (they all collect
@@ -389,18 +394,27 @@ func aiWhy(u AIUse, total int, s *Site) string {
 func objectionKinds(u AIUse) []string {
 	var out []string
 	for _, src := range u.Sources {
-		if src.Kind == "robots" || src.Objects == "" {
+		if src.Kind == "robots" || !objectsToTraining(src) {
 			continue
 		}
 		w := sourceWords[src.Kind]
-		if src.Kind == "terms" {
+		switch {
+		case src.Kind == "terms":
 			w = termWords(src.Term)
+		case isNoArchive(src):
+			w = noArchiveWords(src)
 		}
 		if !slices.Contains(out, w) {
 			out = append(out, w)
 		}
 	}
 	return out
+}
+
+// objectsToTraining says whether a source objects to AI training for a
+// crawler of ours, or for an operator that honours it for training.
+func objectsToTraining(src AISource) bool {
+	return src.Objects != "" || slices.ContainsFunc(src.Honoured, func(h AIHonour) bool { return h.Purpose == PurposeTraining })
 }
 
 // termWords name an objecting sentence of the terms by its kind.
@@ -443,10 +457,13 @@ func restsOn(u AIUse, total int) string {
 	var kinds []string
 	terms, bans := 0, 0
 	for _, src := range u.Sources {
-		if src.Objects == "" {
+		if !objectsToTraining(src) {
 			continue
 		}
 		w := sourceWords[src.Kind]
+		if isNoArchive(src) {
+			w = noArchiveWords(src)
+		}
 		switch src.Kind {
 		case "robots":
 			if n := len(u.RobotsRefused); n < total {
@@ -467,6 +484,9 @@ func restsOn(u AIUse, total int) string {
 		if !slices.Contains(kinds, w) {
 			kinds = append(kinds, w)
 		}
+	}
+	if len(kinds) == 0 { // cannot be: a verdict that objects has a source
+		return ""
 	}
 	out := "by " + kinds[0]
 	if n := len(kinds); n > 1 {

@@ -150,6 +150,9 @@ var schemaDescriptions = map[string]string{
 	"AISource.whole_site":    "It objects for those crawlers on the whole site, not only some paths, another host or images.",
 	"AISource.purposes":      "The purposes it speaks to, saying yes or no: training, answers, search. A robots.txt line speaks to the purpose of the crawlers it names; Content-Signal ai-train, ai-input and search to training, answers and search; Content-Usage train-ai and search to training and search; TDMRep, noai and a sentence of the terms to training.",
 	"AISource.objects_for":   "The purposes it objects for; empty when it objects to nothing. objects is about training alone.",
+	"AISource.honoured":      "Crawlers whose operator says it honours this signal for a purpose other than the crawler's own (Microsoft: noarchive keeps content from training its models and from Copilot answers, though bingbot crawls for search), each with that purpose (agents.json says who said it, where and when). It objects for that operator's use for that purpose: the purpose's verdict counts it as an objection for some. Absent when none.",
+	"AIHonour.agent":         "The crawler's product token.",
+	"AIHonour.purpose":       "The purpose its operator says the signal controls: training, answers or search.",
 	"AISource.strength":      "machine-readable (robots.txt, Content-Signal, Content-Usage, TDMRep, a header or meta tag) or natural-language (a sentence of the terms, weaker as a reservation: whether such a sentence is a machine-readable opt-out is contested in court).",
 
 	"Signals.security_txt":            "/.well-known/security.txt as read; null when it was not published or not read (see not_published and not_read).",

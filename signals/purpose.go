@@ -164,6 +164,17 @@ func purposeVerdict(p string, crawlers []Agent, sources []AISource) AIPurpose {
 		}
 		ap.Crawlers = append(ap.Crawlers, c)
 	}
+	// A signal an operator honours for this purpose, though none of its
+	// crawlers on our list has it (noarchive and Microsoft's training),
+	// objects for that operator's use: some objection, never all.
+	for i, src := range sources {
+		if slices.ContainsFunc(src.Honoured, func(h AIHonour) bool { return h.Purpose == p }) {
+			objected++
+			if !slices.Contains(ap.Sources, i) {
+				ap.Sources = append(ap.Sources, i)
+			}
+		}
+	}
 	switch {
 	case len(crawlers) > 0 && refused == len(crawlers):
 		ap.Verdict = AIRefused

@@ -1,6 +1,7 @@
 package signals
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,6 +40,18 @@ func TestAIUsePerPurpose(t *testing.T) {
 		{"content-usage meta", "User-agent: *\nAllow: /\n",
 			[]HeaderSignal{{URL: home, Source: "meta", Name: "content-usage", Value: "train-ai=n"}},
 			map[string]string{PurposeTraining: AIRefused, PurposeAnswers: AINoObjection, PurposeSearch: AINoObjection}, "content-usage-meta"},
+		// noarchive is a training opt-out for Amazon (Amazonbot, a
+		// training crawler) and for Microsoft's training and Copilot
+		// answers (bingbot crawls for search): the agents list's honours.
+		{"noarchive on the home page", "User-agent: *\nAllow: /\n",
+			[]HeaderSignal{{URL: home, Source: "meta", Name: "robots", Value: "noarchive"}},
+			map[string]string{PurposeTraining: AIPartlyRefused, PurposeAnswers: AIPartlyRefused, PurposeSearch: AINoObjection}, "meta"},
+		{"nocache, which Amazon does not name", "User-agent: *\nAllow: /\n",
+			[]HeaderSignal{{URL: home, Source: "header", Name: "x-robots-tag", Value: "nocache"}},
+			map[string]string{PurposeTraining: AIPartlyRefused, PurposeAnswers: AIPartlyRefused, PurposeSearch: AINoObjection}, "x-robots-tag"},
+		{"noarchive for a crawler no operator names it for", "User-agent: *\nAllow: /\n",
+			[]HeaderSignal{{URL: home, Source: "header", Name: "x-robots-tag", Value: "googlebot: noarchive"}},
+			map[string]string{PurposeTraining: AINoObjection, PurposeAnswers: AINoObjection, PurposeSearch: AINoObjection}, ""},
 		{"a yes objects to nothing", "User-agent: *\nAllow: /\n",
 			[]HeaderSignal{{URL: home, Source: "header", Name: "content-usage", Value: "train-ai=y, search=y"}},
 			map[string]string{PurposeTraining: AINoObjection, PurposeAnswers: AINoObjection, PurposeSearch: AINoObjection}, ""},
@@ -59,7 +72,7 @@ func TestAIUsePerPurpose(t *testing.T) {
 			}
 			for _, i := range ap.Sources {
 				src := u.Sources[i]
-				if ap.Verdict != AINoObjection && len(src.Crawlers) == 0 {
+				if ap.Verdict != AINoObjection && len(src.Crawlers) == 0 && len(src.Honoured) == 0 {
 					t.Errorf("%s: %s %s rests on %+v, which objects for no crawler", c.name, ap.Purpose, ap.Verdict, src)
 				}
 				if c.kind != "" && ap.Verdict != AINoObjection && src.Kind != c.kind {
@@ -67,11 +80,23 @@ func TestAIUsePerPurpose(t *testing.T) {
 				}
 			}
 		}
+		// noarchive objects for the crawlers whose operators say so, and
+		// for no other.
+		for _, src := range u.Sources {
+			if c.kind == "meta" && src.Kind == "meta" {
+				if !slices.Equal(src.Crawlers, []string{"Amazonbot"}) || !slices.Contains(src.Honoured, AIHonour{Agent: "bingbot", Purpose: PurposeTraining}) {
+					t.Errorf("%s: noarchive objects for %v, honoured %v", c.name, src.Crawlers, src.Honoured)
+				}
+				if !strings.Contains(u.RestsOn, "noarchive in a robots meta tag (documented as an opt-out by Microsoft and Amazon)") {
+					t.Errorf("%s: rests on %q", c.name, u.RestsOn)
+				}
+			}
+		}
 		if u.Verdict != u.Purposes[0].Verdict {
 			t.Errorf("%s: headline %q, training %q", c.name, u.Verdict, u.Purposes[0].Verdict)
 		}
 		// The answers crawlers a robots.txt line refuses are named by it.
-		if ap := u.Purpose(PurposeAnswers); ap.Verdict == AIPartlyRefused {
+		if ap := u.Purpose(PurposeAnswers); strings.Contains(c.name, "OAI-SearchBot") {
 			for _, cr := range ap.Crawlers {
 				if refused := cr.Agent == "OAI-SearchBot"; cr.Refused != refused {
 					t.Errorf("%s: %s refused %v", c.name, cr.Agent, cr.Refused)
