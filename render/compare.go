@@ -1,8 +1,6 @@
 package render
 
 import (
-	"strings"
-
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -21,7 +19,7 @@ type compareView struct {
 type compareRow struct {
 	Host, Name     string
 	Verdicts       []compareCell // one per compareCrawlers
-	ContentSignal  string        // ai-train, ai-input and search as the home host's robots.txt says them, or ""
+	ContentSignal  []string      // ai-train, ai-input and search as the home host's robots.txt says them
 	TDM            string        // reserved | not reserved | ""
 	AI             string
 	Purposes       []string // the verdicts for AI answers and search (training's is AI)
@@ -55,7 +53,9 @@ func comparePage(sorted []*signals.Site) compareView {
 				}
 			}
 		}
-		r.ContentSignal = cleanText(strings.Join(train, ", "))
+		for _, p := range train {
+			r.ContentSignal = append(r.ContentSignal, cleanText(p))
+		}
 		if t := s.Signals.TDMReservation; t != nil {
 			r.TDM = "not reserved"
 			if t.Reservation {
