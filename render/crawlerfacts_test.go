@@ -31,7 +31,7 @@ func TestCrawlerPagesSayWhatOperatorsSay(t *testing.T) {
 			`dated <time datetime="2023-09">September 2023</time>`,
 		}, []string{`id="may-not-apply"`}},
 		{"crawlers/chatgpt-user/index.html", []string{
-			`<p class="mayignore" id="may-not-apply"><strong>robots.txt may not apply.</strong> OpenAI says`,
+			`<p class="mayignore" id="may-not-apply"><strong>robots.txt may not apply.</strong> OpenAI says robots.txt may not govern these fetches`,
 			`OpenAI does not promise that it will stay away.`,
 			`“Disallow” is what robots.txt asks; its operator says robots.txt may not apply to this crawler.`,
 			`Beyond what it says of robots.txt above, we found no statement by OpenAI on which signals <code>ChatGPT-User</code> honours.`,
