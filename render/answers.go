@@ -17,10 +17,15 @@ import (
 
 // aiView is the AI use verdict with its sources, each linked to its evidence.
 type aiView struct {
-	Code, Why string
-	Refused   []string
-	Sources   []aiSourceView
-	Rows      []aiSourceRow // the same sources, those alike together
+	Code, Word, Why string
+	// RestsOn says what the verdict rests on, beside its word; Purposes
+	// are the verdicts per purpose and Matrix the same per operator.
+	RestsOn  string
+	Purposes []purposeView
+	Matrix   []matrixRow
+	Refused  []string
+	Sources  []aiSourceView
+	Rows     []aiSourceRow // the same sources, those alike together
 	// Crawlers are the AI training crawlers, each with the signals that
 	// object for it (design §2.8: the verdict is combined per crawler).
 	Crawlers []aiCrawlerView
@@ -55,13 +60,16 @@ type aiSourceView struct {
 	// Excerpt is set for a quoted term that stands under its document:
 	// its first words, and Evidence links to it there.
 	Excerpt string
+	// Others names the purposes other than training it objects for ("AI
+	// answers"), as Objects speaks of training alone.
+	Others string
 }
 
 // aiSourceRow is the sources of one kind that object alike, said once
 // with the label they share.
 type aiSourceRow struct {
-	KindWords, Term, Objects string
-	Items                    []aiSourceView
+	KindWords, Term, Objects, Others, Strength string
+	Items                                      []aiSourceView
 }
 
 // sourceRows puts together the sources that follow one another with the
@@ -70,11 +78,11 @@ type aiSourceRow struct {
 func sourceRows(sources []aiSourceView) []aiSourceRow {
 	var out []aiSourceRow
 	for _, s := range sources {
-		if n := len(out); n > 0 && out[n-1].KindWords == s.KindWords && out[n-1].Term == s.Term && out[n-1].Objects == s.Objects {
+		if n := len(out); n > 0 && out[n-1].KindWords == s.KindWords && out[n-1].Term == s.Term && out[n-1].Objects == s.Objects && out[n-1].Others == s.Others {
 			out[n-1].Items = append(out[n-1].Items, s)
 			continue
 		}
-		out = append(out, aiSourceRow{KindWords: s.KindWords, Term: s.Term, Objects: s.Objects, Items: []aiSourceView{s}})
+		out = append(out, aiSourceRow{KindWords: s.KindWords, Term: s.Term, Objects: s.Objects, Others: s.Others, Strength: s.Strength, Items: []aiSourceView{s}})
 	}
 	return out
 }
@@ -84,11 +92,24 @@ func sourceRows(sources []aiSourceView) []aiSourceRow {
 // anchors finds a quoted term under its document, so the source links
 // to it there rather than saying it again.
 func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[string]string, anchors *quoteAnchors) aiView {
-	v := aiView{Code: u.Verdict, Why: u.Why, Refused: u.Refused}
+	v := aiView{Code: u.Verdict, Word: signals.AIWord(u.Verdict), Why: u.Why, Refused: u.Refused, RestsOn: u.RestsOn, Purposes: purposesOf(u)}
 	for _, s := range u.Sources {
-		sv := aiSourceView{AISource: s, KindWords: signals.SourceWords(s.Kind)}
+		sv := aiSourceView{AISource: s, KindWords: s.Words()}
+		if sv.Strength == "" { // an export written before sources said it
+			sv.Strength = "machine-readable"
+			if s.Kind == "terms" {
+				sv.Strength = "natural-language"
+			}
+		}
+		var others []string
+		for _, p := range s.ObjectsFor {
+			if p != signals.PurposeTraining {
+				others = append(others, signals.PurposeWords(p))
+			}
+		}
+		sv.Others = strings.Join(others, " and ")
 		switch s.Kind {
-		case "content-signal", "content-usage", "x-robots-tag", "meta":
+		case "content-signal", "content-usage", "x-robots-tag", "meta", "content-signal-header", "content-usage-header", "content-usage-meta":
 			sv.Verbatim = true
 		}
 		switch rv := robotsOnPage[s.URL]; {
@@ -115,20 +136,7 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 			if i < 0 || i >= len(v.Sources) {
 				continue
 			}
-			sv := v.Sources[i]
-			text := sv.KindWords
-			if sv.Kind == "robots" || sv.Kind == "content-signal" || sv.Kind == "content-usage" {
-				text = sv.Evidence.Text // "robots.txt line 12"
-				if sv.Kind != "robots" {
-					text = sv.KindWords + ", " + text
-				}
-			} else if sv.Term != "" {
-				text += " (" + sv.Term + ")"
-			}
-			if !sv.WholeSite {
-				text += ", in part"
-			}
-			cv.Objections = append(cv.Objections, link{Href: sv.Evidence.Href, Text: text})
+			cv.Objections = append(cv.Objections, objectionLink(v.Sources[i]))
 		}
 		v.Crawlers = append(v.Crawlers, cv)
 	}
@@ -144,6 +152,9 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 		v.ForAllMarked = v.ForAllMarked && all[i].Href == v.ForAll[i].Href
 	}
 	v.Rows = sourceRows(v.Sources)
+	// A cell nothing objects in rests on the site's own robots.txt,
+	// whose section is "robots" (lineID).
+	v.Matrix = matrixOf(u, v.Sources, link{Href: "#robots", Text: "robots.txt"})
 	return v
 }
 

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"strings"
-
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -21,9 +19,10 @@ type compareView struct {
 type compareRow struct {
 	Host, Name     string
 	Verdicts       []compareCell // one per compareCrawlers
-	ContentSignal  string        // ai-train as the home host's robots.txt says it, or ""
+	ContentSignal  []string      // ai-train, ai-input and search as the home host's robots.txt says them
 	TDM            string        // reserved | not reserved | ""
 	AI             string
+	Purposes       []string // the verdicts for AI answers and search (training's is AI)
 	Open, OpenWord string
 	LookTwice      int
 }
@@ -34,7 +33,7 @@ type compareCell struct {
 
 func comparePage(sorted []*signals.Site) compareView {
 	v := compareView{page: page{Title: "Compare sites", Root: "../", Section: "compare",
-		Description: "Each reviewed site against the main AI training crawlers and signals: robots.txt, Content-Signal, TDMRep, AI use, Open by design."},
+		Description: "Each reviewed site against the main AI training crawlers and signals: robots.txt, Content-Signal, TDMRep, AI use per purpose, Open by design."},
 		Crawlers: compareCrawlers}
 	for _, s := range sorted {
 		verdicts := s.AgentVerdicts()
@@ -43,13 +42,20 @@ func comparePage(sorted []*signals.Site) compareView {
 		for _, c := range compareCrawlers {
 			r.Verdicts = append(r.Verdicts, compareCell{Crawler: c, Verdict: verdicts[c]})
 		}
+		for _, p := range signals.Purposes[1:] {
+			r.Purposes = append(r.Purposes, s.AIUse.PurposeVerdict(p))
+		}
 		var train []string
 		for _, c := range s.Robots.ContentSignals {
-			if v, ok := c.Values["ai-train"]; ok {
-				train = append(train, "ai-train="+v)
+			for _, k := range []string{"ai-train", "ai-input", "search"} {
+				if v, ok := c.Values[k]; ok && c.Kind == "Content-Signal" {
+					train = append(train, k+"="+v)
+				}
 			}
 		}
-		r.ContentSignal = cleanText(strings.Join(train, ", "))
+		for _, p := range train {
+			r.ContentSignal = append(r.ContentSignal, cleanText(p))
+		}
 		if t := s.Signals.TDMReservation; t != nil {
 			r.TDM = "not reserved"
 			if t.Reservation {

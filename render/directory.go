@@ -97,6 +97,7 @@ type row struct {
 	Host, Name, Category, CategoryLabel string
 	Robots                              string // the robots.txt outcome in words
 	AI                                  string // the AI use verdict's code
+	RestsOn                             string // what it rests on, in a few words
 	Refused                             int    // AI training crawlers robots.txt refuses
 	AgentsKnown                         int    // AI training crawlers with a known verdict
 	Open, OpenWord                      string // yes | no | not-determined, and its word
@@ -115,7 +116,7 @@ type row struct {
 // site changed, whose changes are on changes/ itself.
 func rowOf(s *signals.Site, newestChange string) row {
 	r := row{Host: s.Host, Name: cleanText(s.Name), Category: s.Category, CategoryLabel: sites.CategoryLabel(s.Category),
-		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict,
+		Robots: outcomeWords(s.Robots), AI: s.AIUse.Verdict, RestsOn: s.AIUse.RestsOn,
 		Refused: len(s.AIUse.Refused), AgentsKnown: len(s.AIUse.Crawlers),
 		Open: s.OpenByDesign.Code(), OpenWord: s.OpenByDesign.Word(),
 		Read: s.Documents(), Gaps: len(s.NotRead), LookTwice: len(s.Contradictions),

@@ -264,7 +264,12 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	// or unknown), named robots_TOKEN so that no one reads it as the AI use
 	// answer.
 	var crawlers []string
-	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use"}
+	// Then, as sites.json: what ai_use rests on, whether terms were read,
+	// and the verdict per purpose (ai_purposes) as ai_PURPOSE.
+	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use", "ai_use_rests_on", "terms_read"}
+	for _, p := range signals.Purposes {
+		head = append(head, "ai_"+p)
+	}
 	for _, a := range robots.Agents() {
 		if a.Category == "ai-training" {
 			crawlers = append(crawlers, a.Token)
@@ -275,7 +280,11 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	w.Write(head)
 	for _, s := range sorted {
 		verdicts := s.AgentVerdicts()
-		rec := []string{s.Host, s.URL, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AIUse.Verdict}
+		rec := []string{s.Host, s.URL, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AIUse.Verdict,
+			s.AIUse.RestsOn, strconv.FormatBool(s.AIUse.TermsRead)}
+		for _, p := range signals.Purposes {
+			rec = append(rec, s.AIUse.PurposeVerdict(p))
+		}
 		for _, c := range crawlers {
 			rec = append(rec, verdicts[c])
 		}

@@ -164,6 +164,13 @@ func (sh *shared) brief(s *signals.Site) *signals.Site {
 	b.NotRead = sameLen(sh.gaps, len(s.NotRead), len(s.NotRead), nil)
 	b.Contradictions = sameLen(sh.looks, len(s.Contradictions), len(s.Contradictions), nil)
 	b.AIUse.Crawlers = sameLen(sh.ai, len(s.AIUse.Crawlers), len(s.AIUse.Crawlers), nil)
+	// The views read each purpose's verdict only.
+	if len(s.AIUse.Purposes) > 0 {
+		b.AIUse.Purposes = make([]signals.AIPurpose, len(s.AIUse.Purposes))
+		for i, p := range s.AIUse.Purposes {
+			b.AIUse.Purposes[i] = signals.AIPurpose{Purpose: p.Purpose, Verdict: p.Verdict}
+		}
+	}
 	return &b
 }
 

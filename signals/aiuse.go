@@ -29,6 +29,18 @@ type AIUse struct {
 	// the signals that object for it; empty when robots.txt was not read.
 	Crawlers []AICrawler `json:"crawlers"`
 	Sources  []AISource  `json:"sources"`
+	// Purposes are the verdicts per purpose (training, answers, search),
+	// each combined per crawler of that purpose; the training one is the
+	// verdict above. Empty when robots.txt was not read.
+	Purposes []AIPurpose `json:"purposes"`
+	// RestsOn says in a few words what the verdict rests on: the kinds of
+	// objection and their strength, or for no objection found what was
+	// read ("robots.txt: no objection; no terms read").
+	RestsOn string `json:"rests_on"`
+	// TermsRead says whether some terms, privacy, licence or other policy
+	// page was read with text in a language we read for meaning: without
+	// one, no objection found rests on robots.txt and headers alone.
+	TermsRead bool `json:"terms_read"`
 }
 
 // AICrawler is what one AI training crawler meets on the site (design
@@ -68,6 +80,19 @@ type AISource struct {
 	// some paths, another host or for images.
 	Crawlers  []string `json:"crawlers"`
 	WholeSite bool     `json:"whole_site"`
+	// Purposes are the purposes it speaks to (training, answers, search),
+	// saying yes or no; ObjectsFor those it objects for. Objects above is
+	// about training alone, as the headline is.
+	Purposes   []string `json:"purposes"`
+	ObjectsFor []string `json:"objects_for"`
+	// Honoured are crawlers whose operator says it honours this signal
+	// for a purpose that is not the crawler's own (bingbot's operator:
+	// noarchive, no training): it objects for that operator's use.
+	Honoured []AIHonour `json:"honoured,omitempty"`
+	// Strength is "machine-readable" (robots.txt, Content-Signal,
+	// Content-Usage, TDMRep, meta or header) or "natural-language" (a
+	// sentence of the terms).
+	Strength string `json:"strength"`
 }
 
 // The AI use verdicts.
@@ -116,7 +141,7 @@ func AIWord(code string) string {
 // refused when some signal objects for some crawler or part. It reads only
 // findings already derived (robots, signals, quotes), so it runs last.
 func aiUse(s *Site) AIUse {
-	u := AIUse{Refused: []string{}, RobotsAllowed: []string{}, RobotsRefused: []string{}, Crawlers: []AICrawler{}, Sources: []AISource{}}
+	u := AIUse{Refused: []string{}, RobotsAllowed: []string{}, RobotsRefused: []string{}, Crawlers: []AICrawler{}, Sources: []AISource{}, Purposes: []AIPurpose{}}
 	if s.Blocked || s.Batch == "" || !robotsRead(s.Robots) {
 		u.Verdict = AIUnknown
 		switch {
@@ -129,24 +154,34 @@ func aiUse(s *Site) AIUse {
 		default:
 			u.Why = s.Robots.NotReadLead() + " so we do not know what it says to any crawler."
 		}
+		u.RestsOn = "robots.txt not read"
+		if s.Blocked {
+			u.RestsOn = "the site asked us to stop"
+		}
 		return u
 	}
-	var crawlers []Agent // the AI training crawlers of the home host's table
+	// The crawlers of the home host's table, by purpose; those of
+	// training are the headline's.
+	byPurpose := map[string][]Agent{}
 	for _, a := range s.Robots.Agents {
-		if a.Category == "ai-training" && a.RootAllowed != nil {
-			crawlers = append(crawlers, a)
+		if p := PurposeOf(a.Category); p != "" && a.RootAllowed != nil {
+			byPurpose[p] = append(byPurpose[p], a)
 		}
 	}
+	crawlers := byPurpose[PurposeTraining]
 	all := make([]string, len(crawlers))
 	for i, a := range crawlers {
 		all[i] = a.Agent
 	}
 	u.Sources = append(u.Sources, robotsSources(s.Robots, crawlers, &u)...)
+	for _, p := range Purposes[1:] {
+		u.Sources = append(u.Sources, robotsLines(s.Robots, byPurpose[p], p)...)
+	}
 	for _, r := range s.OtherRobots {
 		for _, a := range r.Agents {
-			if a.Category == "ai-training" && a.RootAllowed != nil && !*a.RootAllowed {
+			if p := PurposeOf(a.Category); p != "" && a.RootAllowed != nil && !*a.RootAllowed {
 				u.Sources = append(u.Sources, AISource{Kind: "robots", URL: r.URL, Line: a.Line, Crawlers: []string{a.Agent},
-					Says: "Disallows / for " + a.Agent + " on " + r.Host})
+					Purposes: []string{p}, ObjectsFor: []string{p}, Says: "Disallows / for " + a.Agent + " on " + r.Host})
 			}
 		}
 	}
@@ -154,68 +189,75 @@ func aiUse(s *Site) AIUse {
 	for _, r := range s.OtherRobots {
 		u.Sources = append(u.Sources, contentSignalSources(r, false)...)
 	}
+	u.Sources = append(u.Sources, headerUseSources(s, byPurpose)...)
 	u.Sources = append(u.Sources, tdmSources(s, all)...)
 	u.Sources = append(u.Sources, noAISources(s.Signals.Headers, all)...)
+	u.Sources = append(u.Sources, noArchiveSources(s, byPurpose)...)
 	// Sentences of the terms: a prohibition or reservation of scraping,
 	// automated collection, AI training or text and data mining of the
-	// site's content objects for every crawler (they all collect
+	// site's content objects for every training crawler (they all collect
 	// automatically), naming the kind of term; any other about AI is
-	// shown beside them, deciding nothing.
+	// shown beside them, deciding nothing. They speak of training: what
+	// one says of AI answers or search is not read from it.
 	for _, q := range s.Quotes {
 		switch {
 		case !q.Verified:
 		case q.Objects != "":
-			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: q.Says(), URL: q.URL, Crawlers: all, WholeSite: true})
+			u.Sources = append(u.Sources, AISource{Kind: "terms", Term: termKind(q), Says: q.Says(), URL: q.URL, Crawlers: all, WholeSite: true,
+				Purposes: []string{PurposeTraining}, ObjectsFor: []string{PurposeTraining}})
 		case speaksOfAI(q):
 			u.Sources = append(u.Sources, AISource{Kind: "terms", Says: q.Says(), URL: q.URL})
 		}
 	}
 
-	// Per crawler: the signals that object for it, and whether one covers
-	// the whole site.
-	refused, objected := 0, 0
-	for _, a := range crawlers {
-		c := AICrawler{Agent: a.Agent, Robots: a.Verdict(), Group: a.Group, Objections: []int{}}
-		for i, src := range u.Sources {
-			if slices.Contains(src.Crawlers, a.Agent) {
-				c.Objections = append(c.Objections, i)
-				c.Refused = c.Refused || src.WholeSite
-			}
-		}
-		if c.Refused {
-			refused++
-			u.Refused = append(u.Refused, a.Agent)
-		}
-		if len(c.Objections) > 0 {
-			objected++
-		}
-		u.Crawlers = append(u.Crawlers, c)
+	// Per purpose, per crawler: the signals that object for it, and
+	// whether one covers the whole site. Training's is the headline.
+	for _, p := range Purposes {
+		u.Purposes = append(u.Purposes, purposeVerdict(p, byPurpose[p], u.Sources))
 	}
-	// A source's scope, for readers: for every crawler and the whole site,
-	// or for some.
+	train := u.Purposes[0]
+	u.Crawlers = train.Crawlers
+	for _, c := range train.Crawlers {
+		if c.Refused {
+			u.Refused = append(u.Refused, c.Agent)
+		}
+	}
+	// A source's scope, for readers: for every training crawler and the
+	// whole site, or for some; and its strength.
 	for i := range u.Sources {
 		src := &u.Sources[i]
 		if src.Crawlers == nil {
 			src.Crawlers = []string{}
 		}
+		if src.Purposes == nil {
+			src.Purposes = []string{}
+		}
+		if src.ObjectsFor == nil {
+			src.ObjectsFor = []string{}
+		}
+		src.Strength = "machine-readable"
+		if src.Kind == "terms" {
+			src.Strength = "natural-language"
+		}
+		n := 0
+		for _, c := range src.Crawlers {
+			if slices.Contains(all, c) {
+				n++
+			}
+		}
 		switch {
-		case len(src.Crawlers) == 0:
+		case n == 0:
 			src.Objects = ""
-		case src.WholeSite && len(src.Crawlers) == len(crawlers):
+		case src.WholeSite && n == len(crawlers):
 			src.Objects = ObjectsAll
 		default:
 			src.Objects = ObjectsSome
 		}
 	}
-	switch {
-	case len(crawlers) > 0 && refused == len(crawlers):
-		u.Verdict = AIRefused
-	case objected > 0:
-		u.Verdict = AIPartlyRefused
-	default:
-		u.Verdict = AINoObjection
-	}
+	u.Verdict = train.Verdict
+	u.TermsRead = termsRead(s)
 	u.Why = aiWhy(u, len(crawlers), s) + notReadForMeaning(s)
+	u.RestsOn = restsOn(u, len(crawlers))
 	return u
 }
 
@@ -257,18 +299,29 @@ func noPolicyWords(s *Site) string {
 }
 
 // robotsSources are the home robots.txt's verdicts for the AI training
-// crawlers: one source per deciding line that keeps some from "/" (each
-// covers the whole site for those crawlers), or one saying it lets them
-// all in. It fills the robots-only lists of u.
+// crawlers (robotsLines), and fill the robots-only lists of u.
 func robotsSources(r Robots, crawlers []Agent, u *AIUse) []AISource {
+	for _, a := range crawlers {
+		if *a.RootAllowed {
+			u.RobotsAllowed = append(u.RobotsAllowed, a.Agent)
+		} else {
+			u.RobotsRefused = append(u.RobotsRefused, a.Agent)
+		}
+	}
+	return robotsLines(r, crawlers, PurposeTraining)
+}
+
+// robotsLines are the home robots.txt's verdicts for the crawlers of one
+// purpose: one source per deciding line that keeps some from "/" (each
+// covers the whole site for those crawlers), or one saying it lets them
+// all in.
+func robotsLines(r Robots, crawlers []Agent, purpose string) []AISource {
 	byLine := map[int][]string{}
 	var lines []int
 	for _, a := range crawlers {
 		if *a.RootAllowed {
-			u.RobotsAllowed = append(u.RobotsAllowed, a.Agent)
 			continue
 		}
-		u.RobotsRefused = append(u.RobotsRefused, a.Agent)
 		if _, ok := byLine[a.Line]; !ok {
 			lines = append(lines, a.Line)
 		}
@@ -277,11 +330,12 @@ func robotsSources(r Robots, crawlers []Agent, u *AIUse) []AISource {
 	var out []AISource
 	for _, l := range lines {
 		out = append(out, AISource{Kind: "robots", URL: r.URL, Line: l, Crawlers: byLine[l], WholeSite: true,
+			Purposes: []string{purpose}, ObjectsFor: []string{purpose},
 			Says: "Disallows / for " + strings.Join(byLine[l], ", ")})
 	}
-	if len(u.RobotsRefused) == 0 && len(crawlers) > 0 {
-		out = append(out, AISource{Kind: "robots", URL: r.URL,
-			Says: fmt.Sprintf("Lets all %d AI training crawlers we report on read /", len(crawlers))})
+	if len(lines) == 0 && len(crawlers) > 0 {
+		out = append(out, AISource{Kind: "robots", URL: r.URL, Purposes: []string{purpose},
+			Says: fmt.Sprintf("Lets all %d %s we report on read /", len(crawlers), purposeCrawlers[purpose])})
 	}
 	return out
 }
@@ -317,12 +371,8 @@ func aiWhy(u AIUse, total int, s *Site) string {
 	default:
 		parts = append(parts, "robots.txt lets every AI training crawler we report on read the home page")
 	}
-	kinds := map[string]bool{}
-	for _, src := range u.Sources {
-		if src.Kind != "robots" && src.Objects != "" && !kinds[src.Kind] {
-			kinds[src.Kind] = true
-			parts = append(parts, sourceWords[src.Kind]+" objects")
-		}
+	for _, w := range objectionKinds(u) {
+		parts = append(parts, w+" objects")
 	}
 	switch {
 	case u.Verdict == AINoObjection && !policyRead(s):
@@ -337,11 +387,126 @@ func aiWhy(u AIUse, total int, s *Site) string {
 	return strings.Join(parts, "; ") + "."
 }
 
+// objectionKinds are the words for each kind of signal that objects to AI
+// training, other than robots.txt, each once, in the order of the sources;
+// a sentence of the terms is named by its kind, as a general ban on
+// scraping is weaker than a reservation that names AI (design §2.8).
+func objectionKinds(u AIUse) []string {
+	var out []string
+	for _, src := range u.Sources {
+		if src.Kind == "robots" || !objectsToTraining(src) {
+			continue
+		}
+		w := sourceWords[src.Kind]
+		switch {
+		case src.Kind == "terms":
+			w = termWords(src.Term)
+		case isNoArchive(src):
+			w = noArchiveWords(src)
+		}
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// objectsToTraining says whether a source objects to AI training for a
+// crawler of ours, or for an operator that honours it for training.
+func objectsToTraining(src AISource) bool {
+	return src.Objects != "" || slices.ContainsFunc(src.Honoured, func(h AIHonour) bool { return h.Purpose == PurposeTraining })
+}
+
+// termWords name an objecting sentence of the terms by its kind.
+func termWords(term string) string {
+	switch term {
+	case "scraping ban":
+		return "a general ban on scraping or automated collection in the terms, naming no AI,"
+	case "AI/TDM reservation":
+		return "a sentence of the terms naming AI or text and data mining"
+	}
+	return "a sentence of the terms marked by a curator"
+}
+
+// termsRead says whether some policy page was read with text in a language
+// whose terms we read for meaning: what "no objection found" can rest on
+// beyond robots.txt and headers.
+func termsRead(s *Site) bool {
+	for _, d := range s.Read {
+		if d.Role == RolePolicy && d.Chars > 0 && !d.NotReadForMeaning {
+			return true
+		}
+	}
+	return false
+}
+
+// restsOn says in a few words what the verdict rests on, for the headline
+// and the directory row: the kinds of objection with their strength, and
+// whether robots.txt objects at all; for no objection found, what was read
+// (design §2.8: "no terms read" beside it where none was).
+func restsOn(u AIUse, total int) string {
+	switch u.Verdict {
+	case AINoObjection:
+		if u.TermsRead {
+			return "robots.txt: no objection; terms read: no objection"
+		}
+		return "robots.txt: no objection; no terms read"
+	case AIUnknown:
+		return "robots.txt not read"
+	}
+	var kinds []string
+	terms, bans := 0, 0
+	for _, src := range u.Sources {
+		if !objectsToTraining(src) {
+			continue
+		}
+		w := sourceWords[src.Kind]
+		if isNoArchive(src) {
+			w = noArchiveWords(src)
+		}
+		switch src.Kind {
+		case "robots":
+			if n := len(u.RobotsRefused); n < total {
+				w = fmt.Sprintf("robots.txt (%d of %d AI training crawlers)", n, total)
+			}
+		case "terms":
+			terms++
+			switch src.Term {
+			case "scraping ban":
+				bans++
+				w = "a general scraping ban in the terms (no AI named)"
+			case "AI/TDM reservation":
+				w = "an AI/TDM reservation in the terms"
+			default:
+				w = "a sentence of the terms marked by a curator"
+			}
+		}
+		if !slices.Contains(kinds, w) {
+			kinds = append(kinds, w)
+		}
+	}
+	if len(kinds) == 0 { // cannot be: a verdict that objects has a source
+		return ""
+	}
+	out := "by " + kinds[0]
+	if n := len(kinds); n > 1 {
+		out = "by " + strings.Join(kinds[:n-1], ", ") + " and " + kinds[n-1]
+	}
+	if len(u.RobotsRefused) == 0 && total > 0 {
+		out += "; robots.txt lets every AI training crawler in"
+	}
+	if terms > 0 && bans == terms && len(kinds) == 1 {
+		out = "only " + out
+	}
+	return out
+}
+
 // sourceWords name a kind of AI signal for readers.
 var sourceWords = map[string]string{
 	"robots": "robots.txt", "content-signal": "a Content-Signal line", "content-usage": "a Content-Usage line",
 	"tdmrep": "a TDMRep reservation", "x-robots-tag": "an X-Robots-Tag header", "meta": "a robots meta tag",
-	"terms": "a sentence of the terms",
+	"terms": "a sentence of the terms", "content-signal-header": "a Content-Signal header",
+	"content-usage-header": "a Content-Usage header", "content-usage-meta": "a content-usage meta tag",
 }
 
 // SourceWords is the reader's name for a kind of AI signal.
@@ -358,10 +523,8 @@ func robotsRead(r Robots) bool {
 	return r.Outcome == "rules" || r.Outcome == "none"
 }
 
-// trainKeys are the keys of Content-Signal and Content-Usage lines that
-// speak of AI training; no, n, disallow or false object to it.
-var trainKeys = []string{"ai-train", "train-ai", "train-genai"}
-
+// objectsNo says whether a Content-Signal or Content-Usage value says no:
+// no, n, disallow or false.
 func objectsNo(v string) bool {
 	switch strings.ToLower(strings.TrimSpace(v)) {
 	case "no", "n", "disallow", "false", "0":
@@ -371,30 +534,28 @@ func objectsNo(v string) bool {
 }
 
 // contentSignalSources lists a host's Content-Signal and Content-Usage
-// lines. A line objects for the AI training crawlers that read its group:
-// a crawler with a group of its own reads only that (RFC 9309, 2.2.1), any
-// other the * group; a line outside any group speaks for the whole host.
-// It covers the whole site when it is on the home host and not limited to
-// a path.
+// lines. Each key speaks to a purpose (keyPurposes); a no objects for the
+// crawlers of that purpose that read the line's group: a crawler with a
+// group of its own reads only that (RFC 9309, 2.2.1), any other the *
+// group; a line outside any group speaks for the whole host. It covers the
+// whole site when it is on the home host and not limited to a path.
 func contentSignalSources(r Robots, home bool) []AISource {
-	var own []string // AI training crawlers that do not read the * group
-	for _, a := range r.Agents {
-		if a.Category == "ai-training" && a.Group == "own" {
-			own = append(own, a.Agent)
-		}
-	}
 	var out []AISource
 	for _, c := range r.ContentSignals {
-		src := AISource{Kind: strings.ToLower(c.Kind), URL: r.URL, Line: c.Line, Says: c.Kind + ": " + c.Text}
-		objects := false
-		for _, k := range trainKeys {
-			if v, ok := c.Values[k]; ok && objectsNo(v) {
-				objects = true
-			}
+		speaks, objects := keysSay(strings.ToLower(c.Kind), c.Values)
+		src := AISource{Kind: strings.ToLower(c.Kind), URL: r.URL, Line: c.Line, Says: c.Kind + ": " + c.Text,
+			Purposes: speaks, ObjectsFor: objects}
+		for _, p := range objects {
+			src.Crawlers = append(src.Crawlers, readersOf(r, c, p)...)
 		}
-		if objects {
-			src.Crawlers = readersOf(r, c)
+		if len(src.Crawlers) > 0 {
 			src.WholeSite = home && (c.Path == "" || c.Path == "/")
+		}
+		var own []string // crawlers it speaks to that do not read the * group
+		for _, a := range r.Agents {
+			if p := PurposeOf(a.Category); a.Group == "own" && slices.Contains(speaks, p) {
+				own = append(own, a.Agent)
+			}
 		}
 		if len(c.Agents) > 0 {
 			src.Says += " (for " + strings.Join(c.Agents, ", ") + ")"
@@ -407,12 +568,13 @@ func contentSignalSources(r Robots, home bool) []AISource {
 	return out
 }
 
-// readersOf lists the AI training crawlers of r's agents table that read
-// the group line c stands in (all of them for a line outside any group).
-func readersOf(r Robots, c ContentSignal) []string {
+// readersOf lists the crawlers of one purpose in r's agents table that
+// read the group line c stands in (all of them for a line outside any
+// group).
+func readersOf(r Robots, c ContentSignal, purpose string) []string {
 	var out []string
 	for _, a := range r.Agents {
-		if a.Category != "ai-training" {
+		if PurposeOf(a.Category) != purpose || a.RootAllowed == nil {
 			continue
 		}
 		reads := len(c.Agents) == 0

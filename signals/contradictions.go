@@ -33,6 +33,7 @@ func contradictions(s *Site) []Contradiction {
 			let = fmt.Sprintf("robots.txt lets all %d AI training crawlers read the home page", len(u.RobotsAllowed))
 		}
 		byKind := map[string][]string{}
+		words := map[string]string{} // the first source's words: noarchive says whose opt-out it is
 		var kinds []string
 		for _, src := range u.Sources {
 			if src.Kind == "robots" || src.Objects == "" || !slices.ContainsFunc(src.Crawlers, func(c string) bool { return slices.Contains(u.RobotsAllowed, c) }) {
@@ -40,12 +41,13 @@ func contradictions(s *Site) []Contradiction {
 			}
 			if _, ok := byKind[src.Kind]; !ok {
 				kinds = append(kinds, src.Kind)
+				words[src.Kind] = src.Words()
 			}
 			byKind[src.Kind] = append(byKind[src.Kind], src.Says)
 		}
 		for _, k := range kinds {
 			out = append(out, Contradiction{Kind: "robots-allows-" + k + "-objects",
-				What:   let + ", while " + SourceWords(k) + " objects to AI training.",
+				What:   let + ", while " + words[k] + " objects to AI training.",
 				Quotes: byKind[k]})
 		}
 	}

@@ -87,7 +87,8 @@ func IndexHead(all []*Site) (Index, []*Site) {
 func EntryOf(s *Site) IndexEntry {
 	return IndexEntry{
 		Host: s.Host, URL: s.URL, Name: s.Name, Category: s.Category, Batch: s.Batch, ReadAt: s.ReadAt,
-		RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, RobotsAgents: s.AgentVerdicts(),
+		RobotsOutcome: s.Robots.Outcome, AIUse: s.AIUse.Verdict, AIRestsOn: s.AIUse.RestsOn, AIPurposes: s.AIUse.PurposeVerdicts(),
+		TermsRead: s.AIUse.TermsRead, RobotsAgents: s.AgentVerdicts(),
 		Read: len(s.Read), Documents: s.Documents(), NotRead: len(s.NotRead), OpenByDesign: s.OpenByDesign.Verdict,
 		LookTwice: len(s.Contradictions), LastChanged: s.LastChanged(), Blocked: s.Blocked, Signals: "sites/" + s.Host + "/signals.json",
 	}

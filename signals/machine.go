@@ -9,7 +9,7 @@ import (
 )
 
 // reuseHeaders are the response headers that state a reuse signal.
-var reuseHeaders = []string{"Content-Usage", "X-Robots-Tag", "Tdm-Reservation", "Tdm-Policy"}
+var reuseHeaders = []string{"Content-Signal", "Content-Usage", "X-Robots-Tag", "Tdm-Reservation", "Tdm-Policy"}
 
 // reuseMeta are the HTML meta names that do.
 var reuseMeta = []string{"robots", "tdm-reservation", "tdm-policy", "content-usage"}

@@ -345,6 +345,12 @@ type IndexEntry struct {
 	ReadAt        *string `json:"read_at"`
 	RobotsOutcome string  `json:"robots_outcome"`
 	AIUse         string  `json:"ai_use"` // refused | partly-refused | no-objection-found | unknown
+	// AIRestsOn says what that verdict rests on, as the directory row says
+	// it; AIPurposes maps each purpose (training, answers, search) to its
+	// verdict; TermsRead says whether some terms page was read for meaning.
+	AIRestsOn  string            `json:"ai_use_rests_on"`
+	AIPurposes map[string]string `json:"ai_purposes"`
+	TermsRead  bool              `json:"terms_read"`
 	// RobotsAgents maps each AI training crawler of the agents list to what
 	// the home host's robots.txt alone says to it about "/": allowed,
 	// disallowed or unknown. It is not the AI use answer: a crawler
