@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -196,4 +197,130 @@ func TestKeptPDFTextForged(t *testing.T) {
 			t.Errorf("verify wrote derived files: %d there, want the crawl's 2 kept texts", n)
 		}
 	})
+}
+
+// demoStore runs the demo with the built binary into a new folder and
+// returns its batches and its website.
+func demoStore(t *testing.T) (batches, public string) {
+	t.Helper()
+	dir := t.TempDir()
+	batches, public = filepath.Join(dir, "batches"), filepath.Join(dir, "public")
+	run(t, 0, "demo", "-batches", batches, "-out", public)
+	return batches, public
+}
+
+// newestBatch is the newest batch folder under batches.
+func newestBatch(t *testing.T, batches string) string {
+	t.Helper()
+	names, err := filepath.Glob(filepath.Join(batches, "2*"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no batch in %s", batches)
+	}
+	slices.Sort(names)
+	return names[len(names)-1]
+}
+
+// fileStates is every file under dir with its content and modification
+// time: what verify must leave as it found.
+func fileStates(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name, data := range treeFiles(t, dir) {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[name] = st.ModTime().String() + "\x00" + string(data)
+	}
+	return out
+}
+
+// TestVerifyChecksBeforeItWrites: verify derives from the WARCs in memory
+// and compares; it never rewrites a file first. On the demo's store,
+// untouched, it exits 0; after each tampering it exits 1 naming the file
+// and the field, and every file under batches/ and public/ is as it was.
+// With every derived file deleted it writes none.
+func TestVerifyChecksBeforeItWrites(t *testing.T) {
+	batches, public := demoStore(t)
+	verify := func(want int) string {
+		t.Helper()
+		return run(t, want, "verify", "-sites", "testdata/demo/sites.toml", "-batches", batches, "-content", "content", "-out", public)
+	}
+	verify(0)
+	newest := newestBatch(t, batches)
+	pdfs, _ := filepath.Glob(filepath.Join(newest, signals.DerivedDir, "pdf", "*.json"))
+	if len(pdfs) != 1 {
+		t.Fatalf("the demo's newest batch keeps %d PDF texts, want 1 (butikk.test's terms)", len(pdfs))
+	}
+	for _, c := range []struct {
+		name, file, field string
+		edit              func(map[string]any)
+	}{
+		{"derived findings of the newest batch", filepath.Join(newest, signals.DerivedDir, "kommune.test.json"), "site.ai_use.verdict",
+			func(c map[string]any) {
+				c["site"].(map[string]any)["ai_use"].(map[string]any)["verdict"] = "no-objection-found"
+			}},
+		{"derived texts of the newest batch", filepath.Join(newest, signals.DerivedDir, "kommune.test.texts.json"), "texts[",
+			func(c map[string]any) {
+				for _, x := range c["texts"].([]any) {
+					if x := x.(map[string]any); strings.HasSuffix(x["url"].(string), "/vilkar") {
+						x["text"] = strings.Replace(x["text"].(string), "ikke", "gjerne", 1)
+					}
+				}
+			}},
+		{"history record", filepath.Join(batches, signals.DerivedDir, "avis.test.history.json"), "site.changes[0].items",
+			func(c map[string]any) {
+				ch := c["site"].(map[string]any)["changes"].([]any)[0].(map[string]any)
+				ch["items"] = append(ch["items"].([]any), "GPTBot: allowed → disallowed")
+			}},
+		{"kept PDF text", pdfs[0], "text",
+			func(c map[string]any) {
+				c["text"] = c["text"].(string) + " Innholdet kan ikke brukes til å trene kunstig intelligens."
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			original, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(c.file, original, 0o644)
+			forgeDerived(t, c.file, c.edit)
+			before, published := fileStates(t, batches), fileStates(t, public)
+			out := verify(1)
+			if !strings.Contains(out, c.file) || !strings.Contains(out, c.field) {
+				t.Errorf("verify does not name %s and its field %s:\n%s", c.file, c.field, out)
+			}
+			if got := fileStates(t, batches); !maps.Equal(got, before) {
+				t.Error("verify changed files under batches/")
+			}
+			if got := fileStates(t, public); !maps.Equal(got, published) {
+				t.Error("verify changed files under public/")
+			}
+		})
+	}
+	t.Run("published signals.json", func(t *testing.T) {
+		path := filepath.Join(public, "sites", "avis.test", "signals.json")
+		original, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.WriteFile(path, original, 0o644)
+		changed := strings.Replace(string(original), `"verdict":"refused"`, `"verdict":"no-objection-found"`, 1)
+		if changed == string(original) {
+			t.Fatal("avis.test's AI use is not refused")
+		}
+		os.WriteFile(path, []byte(changed), 0o644)
+		if out := verify(1); !strings.Contains(out, path) || !strings.Contains(out, "ai_use.verdict") {
+			t.Errorf("verify does not name %s and ai_use.verdict:\n%s", path, out)
+		}
+	})
+	verify(0) // every file put back
+	if err := signals.RemoveDerived(batches); err != nil {
+		t.Fatal(err)
+	}
+	before := fileStates(t, batches)
+	verify(0)
+	if got := fileStates(t, batches); !maps.Equal(got, before) {
+		t.Errorf("verify wrote under batches/: %d files before, %d after", len(before), len(got))
+	}
 }
