@@ -324,3 +324,23 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 		t.Errorf("verify wrote under batches/: %d files before, %d after", len(before), len(got))
 	}
 }
+
+// TestFailedBuildLeavesTheSite: a build that fails (a WARC of the newest
+// batch gone) exits 1 and leaves -out exactly as it was (design §4).
+func TestFailedBuildLeavesTheSite(t *testing.T) {
+	batches, public := demoStore(t)
+	if err := os.Remove(filepath.Join(newestBatch(t, batches), "kommune.test.warc.gz")); err != nil {
+		t.Fatal(err)
+	}
+	before := fileStates(t, public)
+	out := run(t, 1, "build", "-sites", "testdata/demo/sites.toml", "-batches", batches, "-content", "content", "-out", public)
+	if !strings.Contains(out, "kommune.test") {
+		t.Errorf("the build does not name the site whose evidence is gone:\n%s", out)
+	}
+	if got := fileStates(t, public); !maps.Equal(got, before) {
+		t.Errorf("the failed build changed %s", public)
+	}
+	if left, _ := filepath.Glob(public + ".*"); len(left) > 0 {
+		t.Errorf("the failed build left %v beside %s", left, public)
+	}
+}
