@@ -273,6 +273,12 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 				ch := c["site"].(map[string]any)["changes"].([]any)[0].(map[string]any)
 				ch["items"] = append(ch["items"].([]any), "GPTBot: allowed → disallowed")
 			}},
+		{"history record's verdicts", filepath.Join(batches, signals.DerivedDir, "avis.test.history.json"), "site.history[0].disallowed",
+			func(c map[string]any) {
+				v := c["site"].(map[string]any)["history"].([]any)[0].(map[string]any)
+				v["disallowed"] = []any{}
+				v["ai_use"] = "no-objection-found"
+			}},
 		{"kept PDF text", pdfs[0], "text",
 			func(c map[string]any) {
 				c["text"] = c["text"].(string) + " Innholdet kan ikke brukes til å trene kunstig intelligens."
@@ -342,5 +348,57 @@ func TestFailedBuildLeavesTheSite(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(public + ".*"); len(left) > 0 {
 		t.Errorf("the failed build left %v beside %s", left, public)
+	}
+}
+
+// TestWeeklyForgedHistoryRecord: the history records come back from the
+// Actions cache, which other runs of the repository can write. A record
+// forged there (a change that never happened, its digest recomputed) is
+// not one the publish job wrote: the job names it, does not use it, folds
+// the site's history again from the evidence, and publishes no such
+// change (issue 40 item 2).
+func TestWeeklyForgedHistoryRecord(t *testing.T) {
+	dir := t.TempDir()
+	mustWeekly(t, dir, "week")
+	mustWeekly(t, dir, "week")
+	records, _ := filepath.Glob(filepath.Join(dir, "cache", signals.DerivedDir, "*.history.json"))
+	if len(records) == 0 {
+		t.Fatal("no history record in the cache after two weeks")
+	}
+	// A record that holds a change: one more item in it is a change that
+	// never happened, and nothing else on the site gives it away.
+	forged := ""
+	for _, r := range records {
+		if data, _ := os.ReadFile(r); strings.Contains(string(data), `"items":[`) {
+			forged = r
+		}
+	}
+	if forged == "" {
+		t.Fatalf("no history record holds a change after two weeks: %v", records)
+	}
+	host := strings.TrimSuffix(filepath.Base(forged), ".history.json")
+	const never = "GPTBot: allowed → disallowed (forged)"
+	forgeDerived(t, forged, func(c map[string]any) {
+		change := c["site"].(map[string]any)["changes"].([]any)[0].(map[string]any)
+		change["items"] = append(change["items"].([]any), never)
+	})
+	out := mustWeekly(t, dir, "week")
+	named := false
+	for _, line := range strings.Split(out, "\n") {
+		named = named || strings.Contains(line, filepath.Base(forged)) && strings.Contains(line, "not one the publish job wrote")
+	}
+	if !named {
+		t.Errorf("the job does not name the record it did not write (%s):\n%s", filepath.Base(forged), out)
+	}
+	published, err := os.ReadFile(filepath.Join(dir, "public", "sites", host, "signals.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(published), "(forged)") {
+		t.Errorf("%s's page publishes the forged change", host)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "cache", signals.DerivedDir, filepath.Base(forged)))
+	if err != nil || strings.Contains(string(data), "(forged)") {
+		t.Errorf("the cache saved after the week still holds the forged record (%v)", err)
 	}
 }

@@ -19,6 +19,14 @@
 #                                       batch), so that the merge compares each file with it
 #   evidence-store.sh keep DIR "NAMES"  add the files of batches NAMES under DIR/batches to
 #                                       the store (a commit) and push it
+#   evidence-store.sh vouched DIR       keep of the history records under DIR/batches/.derived
+#                                       (restored from the Actions cache) only those the
+#                                       publish job wrote: the sha256 of each is listed on the
+#                                       store's branch records; any other file there is named
+#                                       and removed, and its site folded again from evidence
+#   evidence-store.sh vouch DIR         list the sha256 of every file under
+#                                       DIR/batches/.derived on the branch records (a commit
+#                                       of its own, replacing the last) and push it
 #
 # Environment: EVIDENCE_REPO (owner/name on GitHub) and KEY (the private half
 # of a deploy key with write access to it). EVIDENCE_URL, when set, is used
@@ -35,11 +43,13 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES" >&2; exit 2; }
+usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES | vouched DIR | vouch DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$(realpath -m -- "$2")
 url=${EVIDENCE_URL:-git@github.com:${EVIDENCE_REPO:?EVIDENCE_REPO is not set}.git}
 branch=main
+# The history records' digests (vouch): not evidence, replaced each week.
+records_branch=records
 batch_name='^[0-9]{8}T[0-9]{6}Z$'
 
 if [ -n "${KEY:-}" ]; then
@@ -206,7 +216,60 @@ keep_batches() {
   echo "evidence store: kept $names"
 }
 
+# The history records a build reads come from the Actions cache, which
+# every workflow run of the repository can write; the evidence store only
+# the publish job can. So the publish job lists the sha256 of each record
+# it leaves (vouch), and the next one uses only records listed there
+# (vouched): a record no publish job wrote is not history (issue 40).
+
+# vouch_records: list the sha256 of each file under DIR/batches/.derived
+# on the branch records, and push it.
+vouch_records() {
+  local d=$dir/batches/.derived list blob tree commit
+  list=$(if [ -d "$d" ]; then cd "$d" && find . -mindepth 1 -maxdepth 1 -type f -printf '%P\n' | LC_ALL=C sort | while read -r name; do
+    printf '%s  %s\n' "$(sha256sum < "$name" | cut -d' ' -f1)" "$name"
+  done; fi)
+  git -C "$dir" config user.name "crawlsignals rebuild"
+  git -C "$dir" config user.email "crawler@crawlsignals.com"
+  blob=$(printf '%s\n' "$list" | sed '/^$/d' | git -C "$dir" hash-object -w --stdin)
+  tree=$(printf '100644 blob %s\trecords.sha256\n' "$blob" | git -C "$dir" mktree)
+  commit=$(git -C "$dir" commit-tree -m "The history records the publish job wrote after $(git -C "$dir" rev-parse --short "$branch" 2>/dev/null || echo "no batch")" "$tree")
+  git -C "$dir" push --quiet --force origin "$commit:refs/heads/$records_branch"
+  echo "evidence store: vouched for $(printf '%s\n' "$list" | grep -c . || true) history files on the branch $records_branch"
+}
+
+# vouched_records: remove from DIR/batches/.derived every file whose
+# sha256 the branch records does not list under its name.
+vouched_records() {
+  local d=$dir/batches/.derived list="" name sum kept=0 dropped=0
+  [ -d "$d" ] || { echo "evidence store: no history records restored"; return 0; }
+  if git -C "$dir" ls-remote --exit-code --heads "$url" "$records_branch" > /dev/null; then
+    git -C "$dir" fetch --quiet --no-tags --depth 1 --filter=blob:none origin "refs/heads/$records_branch"
+    list=$(git -C "$dir" cat-file blob FETCH_HEAD:records.sha256)
+  fi
+  while read -r name; do
+    sum=""
+    if [ -f "$d/$name" ] && [ ! -L "$d/$name" ]; then sum=$(sha256sum < "$d/$name" | cut -d' ' -f1); fi
+    if [ -n "$sum" ] && grep -qxF "$sum  $name" <<< "$list"; then
+      kept=$((kept + 1))
+    else
+      echo "::warning::batches/.derived/$name is not one the publish job wrote (no sha256 on the evidence store's branch $records_branch vouches for it): not used; its site's history is folded again from the evidence"
+      rm -rf "${d:?}/$name"
+      dropped=$((dropped + 1))
+    fi
+  done < <(find "$d" -mindepth 1 -maxdepth 1 -printf '%P\n' | LC_ALL=C sort)
+  echo "evidence store: $kept history files vouched for, $dropped not used"
+}
+
 case $cmd in
+vouch)
+  [ $# -eq 2 ] || usage
+  vouch_records
+  ;;
+vouched)
+  [ $# -eq 2 ] || usage
+  vouched_records
+  ;;
 open)
   if git ls-remote --exit-code --heads "$url" "$branch" >/dev/null; then
     if [ "${3:-}" = manifests ]; then
