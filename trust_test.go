@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -358,6 +359,7 @@ func TestFailedBuildLeavesTheSite(t *testing.T) {
 // the site's history again from the evidence, and publishes no such
 // change (issue 40 item 2).
 func TestWeeklyForgedHistoryRecord(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mustWeekly(t, dir, "week")
 	mustWeekly(t, dir, "week")
@@ -400,5 +402,102 @@ func TestWeeklyForgedHistoryRecord(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(dir, "cache", signals.DerivedDir, filepath.Base(forged)))
 	if err != nil || strings.Contains(string(data), "(forged)") {
 		t.Errorf("the cache saved after the week still holds the forged record (%v)", err)
+	}
+}
+
+// rewriteStore commits onto the store's main branch, in a clone, what
+// edit does to the clone's files, and force-pushes it; orphan makes the
+// commit one with no parent (a history written anew).
+func rewriteStore(t *testing.T, dir string, orphan bool, edit func(work string)) {
+	t.Helper()
+	work := filepath.Join(t.TempDir(), "work")
+	git := func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", work, "-c", "user.name=x", "-c", "user.email=x@example.test"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if out, err := exec.Command("git", "clone", "--quiet", filepath.Join(dir, "store"), work).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	if orphan {
+		git("checkout", "--quiet", "--orphan", "rewritten")
+	}
+	edit(work)
+	git("add", "-A", ".")
+	git("commit", "--quiet", "-m", "rewritten")
+	git("push", "--quiet", "--force", "origin", "HEAD:main")
+}
+
+// TestWeeklyStoreRewritten: the evidence store force-pushed with batch 1
+// damaged (a manifest changed) and partly deleted (a WARC gone), on top of
+// what the last week built on, or as a history of its own: the next week
+// exits non-zero naming what changed, and publishes nothing (the site stays
+// week 2's) (issue 40 item 6).
+func TestWeeklyStoreRewritten(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	mustWeekly(t, base, "week")
+	mustWeekly(t, base, "week")
+	batches := storeBatches(t, base)
+	if len(batches) != 2 {
+		t.Fatalf("the store holds %v after two weeks", batches)
+	}
+	first := batches[0]
+	var manifest, warc string
+	for p := range storeTree(t, base) {
+		switch {
+		case strings.HasPrefix(p, "batches/"+first+"/") && strings.HasSuffix(p, ".test.json") && manifest == "":
+			manifest = p
+		case strings.HasPrefix(p, "batches/"+first+"/") && strings.HasSuffix(p, ".warc.gz") && warc == "":
+			warc = p
+		}
+	}
+	if manifest == "" || warc == "" {
+		t.Fatalf("batch %s holds no manifest or no WARC", first)
+	}
+	damage := func(work string) {
+		data, err := os.ReadFile(filepath.Join(work, manifest))
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed := strings.Replace(string(data), "200", "404", 1)
+		if changed == string(data) {
+			t.Fatalf("%s holds no 200", manifest)
+		}
+		os.WriteFile(filepath.Join(work, manifest), []byte(changed), 0o644)
+		if err := os.Remove(filepath.Join(work, warc)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		orphan bool
+		want   []string
+	}{
+		{"on top of what was built on", false, []string{"M\t" + manifest, "D\t" + warc}},
+		{"a history of its own", true, []string{"history was rewritten"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "weekly")
+			if out, err := exec.Command("cp", "-a", base, dir).CombinedOutput(); err != nil {
+				t.Fatalf("cp: %v\n%s", err, out)
+			}
+			published := fileStates(t, filepath.Join(dir, "public"))
+			rewriteStore(t, dir, c.orphan, damage)
+			code, out := weekly(t, nil, dir, "week")
+			if code == 0 {
+				t.Fatalf("week 3 on a rewritten store exited 0:\n%s", out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("week 3 does not say %q:\n%s", w, out)
+				}
+			}
+			if got := fileStates(t, filepath.Join(dir, "public")); !maps.Equal(got, published) {
+				t.Error("week 3 published from the rewritten store")
+			}
+		})
 	}
 }

@@ -24,9 +24,11 @@
 #                                       publish job wrote: the sha256 of each is listed on the
 #                                       store's branch records; any other file there is named
 #                                       and removed, and its site folded again from evidence
-#   evidence-store.sh vouch DIR         list the sha256 of every file under
+#   evidence-store.sh vouch DIR TREES   list the sha256 of every file under
 #                                       DIR/batches/.derived on the branch records (a commit
-#                                       of its own, replacing the last) and push it
+#                                       of its own, replacing the last) and push it; write the
+#                                       commit of the store built on to TREES/built-on, which
+#                                       the next publish job's open checks the store extends
 #
 # Environment: EVIDENCE_REPO (owner/name on GitHub) and KEY (the private half
 # of a deploy key with write access to it). EVIDENCE_URL, when set, is used
@@ -43,7 +45,7 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES | vouched DIR | vouch DIR" >&2; exit 2; }
+usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES | vouched DIR | vouch DIR TREES" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$(realpath -m -- "$2")
 url=${EVIDENCE_URL:-git@github.com:${EVIDENCE_REPO:?EVIDENCE_REPO is not set}.git}
@@ -143,6 +145,7 @@ open_listing() {
   git -C "$dir" cat-file commit "$branch" | sed -n "1s/^tree //p" | fetch_objects
   git -C "$dir" ls-tree "$branch" | awk -F'\t' '$2 == "batches" {split($1, m, " "); print m[3]}' | fetch_objects
   mkdir -p "$cache" "$dir/batches"
+  extends_last "$cache"
   # A cached listing is used only when it makes the very tree the store
   # names (mktree writes that tree here, so nothing needs it fetched).
   while read -r tree b; do
@@ -157,6 +160,54 @@ open_listing() {
   list_store
   { grep '/batch\.json$' "$dir/batches/.listing" || true; } | tr / ' ' | put
   echo "evidence store: $(batch_trees | wc -l) batches listed (${#need[@]} trees fetched, the others from $cache); no evidence fetched yet"
+}
+
+# extends_last TREES: refuse a store whose history does not extend the
+# commit the last publish job built on (TREES/built-on, written by vouch):
+# that commit must be an ancestor of the store's, and every file of every
+# batch it held must still be there with the same bytes. The store only
+# ever grows; one rewritten (a force push) is named, file by file, and
+# nothing is built from it.
+extends_last() {
+  local cache=$1 last head changed
+  if [ ! -f "$cache/built-on" ]; then
+    echo "evidence store: no commit built on before is known (a first run, or no cache); its history is not checked"
+    return 0
+  fi
+  last=$(cat "$cache/built-on")
+  [[ $last =~ ^[0-9a-f]{40}$ ]] || { echo "::error::$cache/built-on does not name a commit" >&2; exit 1; }
+  head=$(git -C "$dir" rev-parse "$branch")
+  [ "$last" != "$head" ] || return 0
+  # Every commit of the branch (no tree, no file): a few hundred bytes a week.
+  git -C "$dir" fetch --quiet --no-tags --filter=tree:0 --unshallow origin "$branch"
+  if ! git -C "$dir" cat-file -e "$last^{commit}" 2>/dev/null || ! git -C "$dir" merge-base --is-ancestor "$last" "$head"; then
+    echo "::error::the evidence store's history was rewritten: commit $last, which the last publish job built on, is not in the history of $branch ($head); nothing is built from it (README, \"The evidence store\")" >&2
+    exit 1
+  fi
+  # The batches of that commit, each compared with the store's by tree id;
+  # only a batch whose tree differs is listed file by file.
+  local old_batches new_batches b old new
+  git -C "$dir" cat-file commit "$last" | sed -n "1s/^tree //p" | fetch_objects
+  old_batches=$(git -C "$dir" ls-tree "$last" | awk -F'\t' '$2 == "batches" {split($1, m, " "); print m[3]}')
+  [ -z "$old_batches" ] || echo "$old_batches" | fetch_objects
+  new_batches=$(batch_trees)
+  changed=$( [ -z "$old_batches" ] || git -C "$dir" ls-tree "$old_batches" | awk -F'\t' '$1 ~ / tree / {split($1, m, " "); print m[3], $2}' | while read -r old b; do
+    new=$(printf '%s\n' "$new_batches" | awk -v b="$b" '$2 == b {print $1}')
+    if [ -z "$new" ]; then
+      printf 'D\tbatches/%s/\n' "$b"
+    elif [ "$new" != "$old" ]; then
+      printf '%s\n%s\n' "$old" "$new" | fetch_objects
+      awk -F'\t' -v b="$b" 'NR == FNR {split($1, m, " "); now[$2] = m[3]; next}
+        {split($1, m, " "); if (!($2 in now)) print "D\tbatches/" b "/" $2; else if (now[$2] != m[3]) print "M\tbatches/" b "/" $2}' \
+        <(git -C "$dir" ls-tree "$new") <(git -C "$dir" ls-tree "$old")
+    fi
+  done)
+  if [ -n "$changed" ]; then
+    echo "::error::the evidence store changed evidence it kept before: since commit $last, which the last publish job built on, these files of its batches were changed (M) or deleted (D); nothing is built from it:" >&2
+    printf '%s\n' "$changed" >&2
+    exit 1
+  fi
+  echo "evidence store: extends commit $last, which the last publish job built on; every batch it held is unchanged"
 }
 
 # keep_batches NAMES: one commit adding the files of batches NAMES that the
@@ -263,8 +314,10 @@ vouched_records() {
 
 case $cmd in
 vouch)
-  [ $# -eq 2 ] || usage
+  [ $# -eq 3 ] || usage
   vouch_records
+  mkdir -p "$3"
+  git -C "$dir" rev-parse "$branch" > "$3/built-on"
   ;;
 vouched)
   [ $# -eq 2 ] || usage
