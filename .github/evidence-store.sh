@@ -179,7 +179,9 @@ extends_last() {
   head=$(git -C "$dir" rev-parse "$branch")
   [ "$last" != "$head" ] || return 0
   # Every commit of the branch (no tree, no file): a few hundred bytes a week.
-  git -C "$dir" fetch --quiet --no-tags --filter=tree:0 --unshallow origin "$branch"
+  if [ "$(git -C "$dir" rev-parse --is-shallow-repository)" = true ]; then
+    git -C "$dir" fetch --quiet --no-tags --filter=tree:0 --unshallow origin "$branch"
+  fi
   if ! git -C "$dir" cat-file -e "$last^{commit}" 2>/dev/null || ! git -C "$dir" merge-base --is-ancestor "$last" "$head"; then
     echo "::error::the evidence store's history was rewritten: commit $last, which the last publish job built on, is not in the history of $branch ($head); nothing is built from it (README, \"The evidence store\")" >&2
     exit 1
