@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,12 +49,14 @@ func (c *checker) add(d Difference) {
 	c.found = append(c.found, d)
 }
 
+// differences are those found, each once (a PDF two sites read is
+// compared for each), by file.
 func (c *checker) differences() []Difference {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := slices.Clone(c.found)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].File < out[j].File })
-	return out
+	slices.SortFunc(out, func(a, b Difference) int { return strings.Compare(a.String(), b.String()) })
+	return slices.CompactFunc(out, func(a, b Difference) bool { return a.String() == b.String() })
 }
 
 // Verify derives every site of the list from the evidence under
