@@ -266,6 +266,7 @@ publish() {
     cached=$(packed "$dir/cache")
     cp -a "$dir/cache/." evidence-store/batches/
   fi
+  .github/evidence-store.sh vouched evidence-store
   ./crawlsignals evidence needs -sites sites.toml -batches evidence-store/batches -content content > needs.txt
   .github/evidence-store.sh fetch evidence-store needs.txt
   # Bytes fetched: git keeps what it fetches in packs (the store's open
@@ -276,6 +277,7 @@ publish() {
   ./crawlsignals verify -sites sites.toml -batches evidence-store/batches -content content
   ./crawlsignals check-site -dir public -base-url "${BASE_URL%/}/"
   xargs .github/rebuild.sh changes public < new-batches.txt | sed 's/^/weekly: /'
+  .github/evidence-store.sh vouch evidence-store evidence-trees
   # deploy-pages: the new site replaces the old one whole.
   rm -rf "$dir/public.old"
   if [ -d "$dir/public" ]; then mv "$dir/public" "$dir/public.old"; fi

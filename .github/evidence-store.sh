@@ -19,6 +19,16 @@
 #                                       batch), so that the merge compares each file with it
 #   evidence-store.sh keep DIR "NAMES"  add the files of batches NAMES under DIR/batches to
 #                                       the store (a commit) and push it
+#   evidence-store.sh vouched DIR       keep of the history records under DIR/batches/.derived
+#                                       (restored from the Actions cache) only those the
+#                                       publish job wrote: the sha256 of each is listed on the
+#                                       store's branch records; any other file there is named
+#                                       and removed, and its site folded again from evidence
+#   evidence-store.sh vouch DIR TREES   list the sha256 of every file under
+#                                       DIR/batches/.derived on the branch records (a commit
+#                                       of its own, replacing the last) and push it; write the
+#                                       commit of the store built on to TREES/built-on, which
+#                                       the next publish job's open checks the store extends
 #
 # Environment: EVIDENCE_REPO (owner/name on GitHub) and KEY (the private half
 # of a deploy key with write access to it). EVIDENCE_URL, when set, is used
@@ -35,11 +45,13 @@
 set -euo pipefail
 shopt -s inherit_errexit
 
-usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES" >&2; exit 2; }
+usage() { echo "usage: $0 open DIR [manifests TREES] | fetch DIR FILE | artifacts DIR ARTIFACT... | keep DIR NAMES | vouched DIR | vouch DIR TREES" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 cmd=$1 dir=$(realpath -m -- "$2")
 url=${EVIDENCE_URL:-git@github.com:${EVIDENCE_REPO:?EVIDENCE_REPO is not set}.git}
 branch=main
+# The history records' digests (vouch): not evidence, replaced each week.
+records_branch=records
 batch_name='^[0-9]{8}T[0-9]{6}Z$'
 
 if [ -n "${KEY:-}" ]; then
@@ -133,6 +145,7 @@ open_listing() {
   git -C "$dir" cat-file commit "$branch" | sed -n "1s/^tree //p" | fetch_objects
   git -C "$dir" ls-tree "$branch" | awk -F'\t' '$2 == "batches" {split($1, m, " "); print m[3]}' | fetch_objects
   mkdir -p "$cache" "$dir/batches"
+  extends_last "$cache"
   # A cached listing is used only when it makes the very tree the store
   # names (mktree writes that tree here, so nothing needs it fetched).
   while read -r tree b; do
@@ -147,6 +160,56 @@ open_listing() {
   list_store
   { grep '/batch\.json$' "$dir/batches/.listing" || true; } | tr / ' ' | put
   echo "evidence store: $(batch_trees | wc -l) batches listed (${#need[@]} trees fetched, the others from $cache); no evidence fetched yet"
+}
+
+# extends_last TREES: refuse a store whose history does not extend the
+# commit the last publish job built on (TREES/built-on, written by vouch):
+# that commit must be an ancestor of the store's, and every file of every
+# batch it held must still be there with the same bytes. The store only
+# ever grows; one rewritten (a force push) is named, file by file, and
+# nothing is built from it.
+extends_last() {
+  local cache=$1 last head changed
+  if [ ! -f "$cache/built-on" ]; then
+    echo "evidence store: no commit built on before is known (a first run, or no cache); its history is not checked"
+    return 0
+  fi
+  last=$(cat "$cache/built-on")
+  [[ $last =~ ^[0-9a-f]{40}$ ]] || { echo "::error::$cache/built-on does not name a commit" >&2; exit 1; }
+  head=$(git -C "$dir" rev-parse "$branch")
+  [ "$last" != "$head" ] || return 0
+  # Every commit of the branch (no tree, no file): a few hundred bytes a week.
+  if [ "$(git -C "$dir" rev-parse --is-shallow-repository)" = true ]; then
+    git -C "$dir" fetch --quiet --no-tags --filter=tree:0 --unshallow origin "$branch"
+  fi
+  if ! git -C "$dir" cat-file -e "$last^{commit}" 2>/dev/null || ! git -C "$dir" merge-base --is-ancestor "$last" "$head"; then
+    echo "::error::the evidence store's history was rewritten: commit $last, which the last publish job built on, is not in the history of $branch ($head); nothing is built from it (README, \"The evidence store\")" >&2
+    exit 1
+  fi
+  # The batches of that commit, each compared with the store's by tree id;
+  # only a batch whose tree differs is listed file by file.
+  local old_batches new_batches b old new
+  git -C "$dir" cat-file commit "$last" | sed -n "1s/^tree //p" | fetch_objects
+  old_batches=$(git -C "$dir" ls-tree "$last" | awk -F'\t' '$2 == "batches" {split($1, m, " "); print m[3]}')
+  [ -z "$old_batches" ] || echo "$old_batches" | fetch_objects
+  new_batches=$(batch_trees)
+  changed=$( [ -z "$old_batches" ] || git -C "$dir" ls-tree "$old_batches" | awk -F'\t' '$1 ~ / tree / {split($1, m, " "); print m[3], $2}' | while read -r old b; do
+    new=$(printf '%s\n' "$new_batches" | awk -v b="$b" '$2 == b {print $1}')
+    if [ -z "$new" ]; then
+      printf 'D\tbatches/%s/\n' "$b"
+    elif [ "$new" != "$old" ]; then
+      printf '%s\n%s\n' "$old" "$new" | fetch_objects
+      awk -F'\t' -v b="$b" 'NR == FNR {split($1, m, " "); now[$2] = m[3]; next}
+        {split($1, m, " "); if (!($2 in now)) print "D\tbatches/" b "/" $2; else if (now[$2] != m[3]) print "M\tbatches/" b "/" $2}' \
+        <(git -C "$dir" ls-tree "$new") <(git -C "$dir" ls-tree "$old")
+    fi
+  done)
+  if [ -n "$changed" ]; then
+    echo "::error::the evidence store changed evidence it kept before: since commit $last, which the last publish job built on, these files of its batches were changed (M) or deleted (D); nothing is built from it:" >&2
+    printf '%s\n' "$changed" >&2
+    exit 1
+  fi
+  echo "evidence store: extends commit $last, which the last publish job built on; every batch it held is unchanged"
 }
 
 # keep_batches NAMES: one commit adding the files of batches NAMES that the
@@ -206,7 +269,62 @@ keep_batches() {
   echo "evidence store: kept $names"
 }
 
+# The history records a build reads come from the Actions cache, which
+# every workflow run of the repository can write; the evidence store only
+# the publish job can. So the publish job lists the sha256 of each record
+# it leaves (vouch), and the next one uses only records listed there
+# (vouched): a record no publish job wrote is not history (issue 40).
+
+# vouch_records: list the sha256 of each file under DIR/batches/.derived
+# on the branch records, and push it.
+vouch_records() {
+  local d=$dir/batches/.derived list blob tree commit
+  list=$(if [ -d "$d" ]; then cd "$d" && find . -mindepth 1 -maxdepth 1 -type f -printf '%P\n' | LC_ALL=C sort | while read -r name; do
+    printf '%s  %s\n' "$(sha256sum < "$name" | cut -d' ' -f1)" "$name"
+  done; fi)
+  git -C "$dir" config user.name "crawlsignals rebuild"
+  git -C "$dir" config user.email "crawler@crawlsignals.com"
+  blob=$(printf '%s\n' "$list" | sed '/^$/d' | git -C "$dir" hash-object -w --stdin)
+  tree=$(printf '100644 blob %s\trecords.sha256\n' "$blob" | git -C "$dir" mktree)
+  commit=$(git -C "$dir" commit-tree -m "The history records the publish job wrote after $(git -C "$dir" rev-parse --short "$branch" 2>/dev/null || echo "no batch")" "$tree")
+  git -C "$dir" push --quiet --force origin "$commit:refs/heads/$records_branch"
+  echo "evidence store: vouched for $(printf '%s\n' "$list" | grep -c . || true) history files on the branch $records_branch"
+}
+
+# vouched_records: remove from DIR/batches/.derived every file whose
+# sha256 the branch records does not list under its name.
+vouched_records() {
+  local d=$dir/batches/.derived list="" name sum kept=0 dropped=0
+  [ -d "$d" ] || { echo "evidence store: no history records restored"; return 0; }
+  if git -C "$dir" ls-remote --exit-code --heads "$url" "$records_branch" > /dev/null; then
+    git -C "$dir" fetch --quiet --no-tags --depth 1 --filter=blob:none origin "refs/heads/$records_branch"
+    list=$(git -C "$dir" cat-file blob FETCH_HEAD:records.sha256)
+  fi
+  while read -r name; do
+    sum=""
+    if [ -f "$d/$name" ] && [ ! -L "$d/$name" ]; then sum=$(sha256sum < "$d/$name" | cut -d' ' -f1); fi
+    if [ -n "$sum" ] && grep -qxF "$sum  $name" <<< "$list"; then
+      kept=$((kept + 1))
+    else
+      echo "::warning::batches/.derived/$name is not one the publish job wrote (no sha256 on the evidence store's branch $records_branch vouches for it): not used; its site's history is folded again from the evidence"
+      rm -rf "${d:?}/$name"
+      dropped=$((dropped + 1))
+    fi
+  done < <(find "$d" -mindepth 1 -maxdepth 1 -printf '%P\n' | LC_ALL=C sort)
+  echo "evidence store: $kept history files vouched for, $dropped not used"
+}
+
 case $cmd in
+vouch)
+  [ $# -eq 3 ] || usage
+  vouch_records
+  mkdir -p "$3"
+  git -C "$dir" rev-parse "$branch" > "$3/built-on"
+  ;;
+vouched)
+  [ $# -eq 2 ] || usage
+  vouched_records
+  ;;
 open)
   if git ls-remote --exit-code --heads "$url" "$branch" >/dev/null; then
     if [ "${3:-}" = manifests ]; then

@@ -37,6 +37,12 @@ type Renderer struct {
 	pages map[string]*template.Template
 	md    goldmark.Markdown
 	mdMu  sync.Mutex // goldmark does not promise to be safe for concurrent use
+	// beforeSwapStep, set by a test, is called before each step of the
+	// swap that publishes a build (swapIn): a crash point.
+	beforeSwapStep func(step string) error
+	// noExchange, set by a test, makes the swap take two renames, as on
+	// a system that cannot exchange two names in one step.
+	noExchange bool
 }
 
 // pageTemplates are the page kinds; each is parsed with layout.html and

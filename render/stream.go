@@ -53,6 +53,9 @@ func (r *Renderer) Stream(out string, in Input, n int) (*Stream, error) {
 		}
 		out = target
 	}
+	if err := restoreSwap(out); err != nil {
+		return nil, err
+	}
 	tmp := out + ".new"
 	if err := os.RemoveAll(tmp); err != nil {
 		return nil, err
@@ -91,7 +94,8 @@ func (st *Stream) site(s *signals.Site) error {
 }
 
 // Close writes the views across sites and swaps the new folder in for
-// out, so a failed build leaves the old site whole. The first error of a
+// out (swap.go), so a failed build leaves the old site whole, and out is
+// one whole site at every instant. The first error of a
 // site, in list order, fails the build before the views are written.
 func (st *Stream) Close() error {
 	fail := func(err error) error {
@@ -109,15 +113,11 @@ func (st *Stream) Close() error {
 	if err := st.r.views(st.w, st.in, st.kept); err != nil {
 		return fail(err)
 	}
-	old := st.out + ".old"
-	os.RemoveAll(old)
-	if err := os.Rename(st.out, old); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+	exch := exchange
+	if st.r.noExchange {
+		exch = func(a, b string) error { return errors.ErrUnsupported }
 	}
-	if err := os.Rename(st.tmp, st.out); err != nil {
-		return err
-	}
-	return os.RemoveAll(old)
+	return swapIn(st.tmp, st.out, exch, st.r.beforeSwapStep)
 }
 
 // Abort gives up the build: the new folder is removed and out is left as

@@ -53,6 +53,10 @@ type Options struct {
 	// (it still keeps what it derives): for checks that must rest on the
 	// evidence alone, such as `verify`.
 	Fresh bool
+	// check, when set (Verify), keeps nothing: each derived file, kept
+	// PDF text and history record is compared with what the evidence
+	// gives instead, and the files that differ are collected in it.
+	check *checker
 }
 
 // builder holds one build's options and what it knows of the batches:
@@ -223,7 +227,9 @@ func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() m
 	s, pages, transient, err := bd.fromBatch(ls, dir, batch)
 	// Damage is found again at every build, and a page whose text a child
 	// process could not give may give it next time: neither is kept.
-	if keyed && err == nil && !transient {
+	if keyed && err == nil && !transient && bd.opt.check != nil {
+		bd.opt.check.checkDerived(dir, ls.Host, key, s, pages, bd.agents)
+	} else if keyed && err == nil && !transient {
 		if err := saveDerived(dir, ls.Host, key, s, pages, bd.agents); err != nil {
 			bd.opt.Log.Debug("derived findings not kept", "site", ls.Host, "batch", batch, "err", err)
 		}
@@ -464,8 +470,14 @@ func (bd *builder) readDocument(batchDir string, es *evidence.Site, a evidence.A
 		rr.text, rr.blocks, rr.links, doc.Title, rr.lang, rr.meta = page.Text, page.Blocks, page.Links, page.Title, page.Lang, page.Meta
 	case "pdf":
 		var kept bool
-		if rr.text, kept = keptPDFText(batchDir, bd.code, body); !kept {
+		if bd.opt.check == nil {
+			rr.text, kept = keptPDFText(batchDir, bd.code, body)
+		}
+		if !kept {
 			rr.text, err = bd.opt.PDF(body)
+			if err == nil && bd.opt.check != nil {
+				bd.opt.check.comparePDFText(batchDir, bd.code, body, rr.text)
+			}
 		}
 		if err != nil {
 			// A child that crashed may not next time: not kept. One that

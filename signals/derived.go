@@ -518,17 +518,10 @@ func CheckDerived(batchesDir string) []error {
 // JSON cannot carry unchanged (a string that is not UTF-8 would come back
 // altered): such a site is derived at every build instead.
 func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) error {
-	if !validUTF8(reflect.ValueOf(s)) {
-		return errors.New("findings hold text that is not UTF-8; not kept")
+	df, dt, err := derivedContent(key, s, texts, known)
+	if err != nil {
+		return err
 	}
-	dt := derivedTexts{Key: key, Texts: make([]derivedText, 0, len(texts))}
-	for u, t := range texts {
-		if !utf8.ValidString(u) {
-			return errors.New("an address is not UTF-8; not kept")
-		}
-		dt.Texts = append(dt.Texts, newDerivedText(u, t))
-	}
-	slices.SortFunc(dt.Texts, func(a, b derivedText) int { return strings.Compare(a.URL, b.URL) })
 	findings, textsPath := derivedPaths(batchDir, host)
 	if err := os.MkdirAll(filepath.Dir(findings), 0o755); err != nil {
 		return err
@@ -536,8 +529,37 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 	if err := writeJSONAtomic(textsPath, dt); err != nil {
 		return err
 	}
+	return writeJSONAtomic(findings, df)
+}
+
+// derivedContent is what a site's derived files hold: its findings and
+// its texts, as saveDerived keeps them and Verify compares them.
+func derivedContent(key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) (derivedFindings, derivedTexts, error) {
+	if !validUTF8(reflect.ValueOf(s)) {
+		return derivedFindings{}, derivedTexts{}, errors.New("findings hold text that is not UTF-8; not kept")
+	}
+	dt := derivedTexts{Key: key, Texts: make([]derivedText, 0, len(texts))}
+	for u, t := range texts {
+		if !utf8.ValidString(u) {
+			return derivedFindings{}, derivedTexts{}, errors.New("an address is not UTF-8; not kept")
+		}
+		dt.Texts = append(dt.Texts, newDerivedText(u, t))
+	}
+	slices.SortFunc(dt.Texts, func(a, b derivedText) int { return strings.Compare(a.URL, b.URL) })
 	packed, rows := packSite(s, known)
-	return writeJSONAtomic(findings, derivedFindings{Key: key, Site: packed, Agents: rows})
+	return derivedFindings{Key: key, Site: packed, Agents: rows}, dt, nil
+}
+
+// checkDerived compares a site's derived files in a batch with what the
+// evidence gives (Verify).
+func (c *checker) checkDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) {
+	df, dt, err := derivedContent(key, s, texts, known)
+	if err != nil {
+		return // never kept
+	}
+	findings, textsPath := derivedPaths(batchDir, host)
+	c.compareFile(findings, key, df)
+	c.compareFile(textsPath, key, dt)
 }
 
 // writeJSONAtomic writes v to path through a temporary file and a rename,

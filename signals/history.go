@@ -222,9 +222,27 @@ func loadHistoryTexts(batchesDir, host string, key historyKey) (map[string]pageT
 // saveHistory writes a site's history record (h.site() done), its texts first, so that a
 // record is never current without them.
 func saveHistory(batchesDir, host string, key historyKey, h *history, known map[string]robots.Agent) error {
+	rec, ht, err := historyContent(key, h, known)
+	if err != nil {
+		return err
+	}
+	record, texts := historyPaths(batchesDir, host)
+	if err := os.MkdirAll(filepath.Dir(record), 0o755); err != nil {
+		return err
+	}
+	if err := writeJSONAtomic(texts, ht); err != nil {
+		return err
+	}
+	return writeJSONAtomic(record, rec)
+}
+
+// historyContent is what a site's history record and its texts hold after
+// the fold h (h.site() done), as saveHistory keeps them and Verify
+// compares them.
+func historyContent(key historyKey, h *history, known map[string]robots.Agent) (historyRecord, historyTexts, error) {
 	s := h.prev
 	if !validUTF8(reflect.ValueOf(s)) || !validUTF8(reflect.ValueOf(h.lastVerified)) {
-		return errors.New("findings hold text that is not UTF-8; not kept")
+		return historyRecord{}, historyTexts{}, errors.New("findings hold text that is not UTF-8; not kept")
 	}
 	// Only what a diff with the next batch reads: robots.txt lines, and the
 	// sentences of each document read.
@@ -238,20 +256,50 @@ func saveHistory(batchesDir, host string, key historyKey, h *history, known map[
 			continue
 		}
 		if !validUTF8(reflect.ValueOf(u)) {
-			return errors.New("an address is not UTF-8; not kept")
+			return historyRecord{}, historyTexts{}, errors.New("an address is not UTF-8; not kept")
 		}
 		ht.Texts = append(ht.Texts, historyText{URL: u, Sentences: t.sentenceList()})
 	}
 	slices.SortFunc(ht.Texts, func(a, b historyText) int { return strings.Compare(a.URL, b.URL) })
-	record, texts := historyPaths(batchesDir, host)
-	if err := os.MkdirAll(filepath.Dir(record), 0o755); err != nil {
-		return err
-	}
-	if err := writeJSONAtomic(texts, ht); err != nil {
-		return err
-	}
 	packed, rows := packSite(s, known)
-	return writeJSONAtomic(record, historyRecord{Key: key, Site: packed, Agents: rows, LastVerified: h.lastVerified, LastChanged: h.lastChanged})
+	return historyRecord{Key: key, Site: packed, Agents: rows, LastVerified: h.lastVerified, LastChanged: h.lastChanged}, ht, nil
+}
+
+// snapshot is the fold so far as a record keeps it, h.site() done on a
+// copy: the fold goes on from h unchanged.
+func (h *history) snapshot() *history {
+	c := *h
+	s := *h.prev
+	s.Changes, s.History, s.lastChanged = h.changes, h.verdicts, h.lastChanged
+	c.prev = &s
+	return &c
+}
+
+// checkHistory compares a site's history record, and its texts, with the
+// fold of the batches it claims to have folded from their evidence (h,
+// over held[:rec.Key.Count], whose newest evidence key is ek). The record
+// is compared under its own key, so that a record folded over other
+// evidence (its chain) is named too, as the key's field.
+func (c *checker) checkHistory(batchesDir, host string, rec *historyRecord, want historyKey, h *history, known map[string]robots.Agent) {
+	r, ht, err := historyContent(want, h.snapshot(), known)
+	if err != nil {
+		return
+	}
+	record, texts := historyPaths(batchesDir, host)
+	c.compareFile(record, rec.Key, r)
+	c.compareFile(texts, rec.Key, ht)
+}
+
+// evidenceHere says whether every batch of held has the site's manifest
+// and the WARCs its findings read on disk: then a verifying build folds
+// its history from the evidence alone.
+func (bd *builder) evidenceHere(host string, held []string) bool {
+	for _, b := range held {
+		if warcsOnDisk(filepath.Join(bd.batchesDir, b), host) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 // held lists the batches that hold a site, oldest first. A site that asked
@@ -355,6 +403,13 @@ func (bd *builder) history(ls *sites.Site, cur0 *Curation, held []string) (*Site
 func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, error) {
 	n := len(held)
 	base, newestKey, rec, state := bd.record(ls, cur0, held)
+	// A verifying build folds every batch from its evidence when it is all
+	// here, and compares the record with the fold of the batches it
+	// claims (Verify); it keeps nothing.
+	var claimed *historyRecord
+	if bd.opt.check != nil && (state == recordCurrent || state == recordShort) && bd.evidenceHere(ls.Host, held) {
+		claimed, state = rec, recordNone
+	}
 	if state == recordCurrent {
 		if !bd.opt.Fresh {
 			return recordSite(rec, ls), nil
@@ -396,6 +451,9 @@ func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, e
 		ek, kerr := evidenceKey(filepath.Join(bd.batchesDir, b), ls.Host, bd.code)
 		keyed = keyed && kerr == nil
 		h.add(b, window(held, i), ek, cur, texts, cur0)
+		if claimed != nil && i+1 == claimed.Key.Count && keyed {
+			bd.opt.check.checkHistory(bd.batchesDir, ls.Host, claimed, keyFor(base, held[:i+1], ek, h.chain), h, bd.agents)
+		}
 	}
 	s := h.site()
 	if keyed && clean && err == nil {
@@ -407,6 +465,9 @@ func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, e
 // keepHistory saves a site's history record; failing to is no error (the
 // next build folds again).
 func (bd *builder) keepHistory(ls *sites.Site, key historyKey, h *history) {
+	if bd.opt.check != nil {
+		return // a verifying build writes nothing
+	}
 	if err := saveHistory(bd.batchesDir, ls.Host, key, h, bd.agents); err != nil {
 		bd.opt.Log.Debug("derived history not kept", "site", ls.Host, "err", err)
 	}

@@ -30,15 +30,25 @@ func pdfTextDir(batchDir string) string {
 	return filepath.Join(batchDir, DerivedDir, "pdf")
 }
 
-// pdfText is one kept text.
+// pdfText is one kept text. It names the PDF it was read from by the
+// sha256 of its bytes, as its file's name does: the name alone says
+// nothing once a file is moved, and a text kept under another PDF's name
+// would be shown as that PDF's (issue 40). A text whose PDF is not the one
+// at hand is read again.
 type pdfText struct {
 	Code string `json:"code"`
+	PDF  string `json:"pdf_sha256"`
 	Text string `json:"text"`
 }
 
-func pdfTextPath(batchDir string, body []byte) string {
+// pdfDigest is the sha256 of a PDF's bytes in lower-case hex.
+func pdfDigest(body []byte) string {
 	sum := sha256.Sum256(body)
-	return filepath.Join(pdfTextDir(batchDir), hex.EncodeToString(sum[:])+".json")
+	return hex.EncodeToString(sum[:])
+}
+
+func pdfTextPath(batchDir string, body []byte) string {
+	return filepath.Join(pdfTextDir(batchDir), pdfDigest(body)+".json")
 }
 
 // keepPDFText keeps text as what code read from body. A text JSON could
@@ -50,7 +60,7 @@ func keepPDFText(batchDir, code string, body []byte, text string) error {
 	if err := os.MkdirAll(pdfTextDir(batchDir), 0o755); err != nil {
 		return err
 	}
-	return writeJSONAtomic(pdfTextPath(batchDir, body), pdfText{Code: code, Text: text})
+	return writeJSONAtomic(pdfTextPath(batchDir, body), pdfText{Code: code, PDF: pdfDigest(body), Text: text})
 }
 
 // keptPDFText is the text code read from body, if a crawl kept it.
@@ -59,7 +69,7 @@ func keptPDFText(batchDir, code string, body []byte) (string, bool) {
 		return "", false
 	}
 	var t pdfText
-	if !readJSON(pdfTextPath(batchDir, body), &t) || t.Code != code {
+	if !readJSON(pdfTextPath(batchDir, body), &t) || t.Code != code || t.PDF != pdfDigest(body) {
 		return "", false
 	}
 	return t.Text, true

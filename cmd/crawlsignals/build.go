@@ -112,18 +112,23 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 		return nil, fmt.Errorf("build interrupted before writing %s: %w", out, ctx.Err())
 	}
 	if err != nil {
-		// A site whose evidence cannot be read is still shown, with what
-		// could be read; the build reports the damage and fails.
+		// A build that fails publishes nothing (design §4): a site derived
+		// from what is left of damaged or missing evidence would say what
+		// the evidence does not ("Not read yet" of a site a batch read).
+		// The damage is named, and the previous site stays whole.
+		st.Abort()
 		fmt.Fprintf(e.stderr, "evidence problems:\n%v\n", err)
+		left := "left as it was"
+		if _, lerr := os.Lstat(out); lerr != nil {
+			left = "not written"
+		}
+		return nil, fmt.Errorf("some evidence could not be read (see above); %s %s", out, left)
 	}
 	if rerr := st.Close(); rerr != nil {
 		return nil, rerr
 	}
 	kept := st.Sites()
 	fmt.Fprintf(e.stdout, "built %s: %d sites, %d documents read, %d not read, %d open by design\n", out, len(kept), read.Load(), gaps.Load(), open.Load())
-	if err != nil {
-		return kept, fmt.Errorf("some evidence could not be read (see above)")
-	}
 	return kept, nil
 }
 

@@ -54,7 +54,7 @@ func commands() []command {
 		{"crawl", "[-sites sites.toml] [-batches batches] [-site HOST]... [-resolve HOST=IP:PORT]... [-min-delay D] [-resume BATCH] [-plan]", "crawl the reviewed sites into a new batch of evidence, or continue an interrupted one", runCrawl},
 		{"build", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "build the website from the evidence (never fetches)", runBuild},
 		{"recheck", "[-sites sites.toml] [-batches batches] [-content content] [-out public] [-resolve HOST=IP:PORT]... [-min-delay D] HOST", "crawl one site now (a site owner asked), then build", runRecheck},
-		{"verify", "[-sites sites.toml] [-batches batches] [-content content]", "re-verify every quote; non-zero exit on any failure", runVerify},
+		{"verify", "[-sites sites.toml] [-batches batches] [-content content] [-out public]", "re-verify every quote, and check every derived file and the published JSON against the evidence (changes nothing); non-zero exit on any failure or difference", runVerify},
 		{"evidence", "verify [-batches batches] [-from FILE] [BATCH...] | merge -batches STORE [-new FILE] ARTIFACT... | needs [-sites sites.toml] [-batches batches] [-content content]", "re-read every WARC record and check digests and manifests; merge shard uploads into the store, write once; list the batches a build needs whole", runEvidence},
 		{"robots", "[-agent NAME] [-status CODE] FILE [URL...]", "how RFC 9309 reads FILE for each URL", runRobots},
 		{"eval", "[-v] [DIR ...]", "score the terms reader on labelled folders, each and together (default: ../shared/realweb/terms and terms-2, those that exist)", runEval},

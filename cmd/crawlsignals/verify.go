@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -16,6 +17,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	sitesPath := f.String("sites", "sites.toml", "the reviewed list")
 	batches := f.String("batches", "batches", "folder of evidence batches")
 	content := f.String("content", "content", "folder of Markdown content (sites/HOST.md holds curated quotes)")
+	out := f.String("out", "public", "the published website to compare with what the evidence gives")
 	if err := parse(f, args); err != nil {
 		return err
 	}
@@ -35,7 +37,9 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	if why != "" {
 		return fmt.Errorf("%s: nothing to verify; %s", why, crawlFirst)
 	}
-	all, err := signals.Build(list, *batches, opt)
+	// Derived in memory from the WARCs: verify reads no derived file and
+	// writes nothing, so what it compares is as it found it (issue 40).
+	all, differ, err := signals.Verify(list, *batches, opt)
 	if ctx.Err() != nil {
 		return fmt.Errorf("verify interrupted: %w", ctx.Err())
 	}
@@ -74,20 +78,63 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "nothing to verify: the evidence in %s gives no quotes (%s, and no sentence of the sites' terms was quoted)\n", *batches, curated)
 	}
 	// The quotes above come from the evidence. A build may read derived
-	// files instead; one that changed since it was written is never read
-	// (its digest does not match), but it is reported: a published site
-	// built from it by an older version would not be what the evidence says.
-	changed := signals.CheckDerived(*batches)
-	for _, err := range changed {
-		fmt.Fprintf(e.stderr, "%v (it is derived again at the next build)\n", err)
+	// files instead: each that changed since it was written (its digest),
+	// each that says other than the evidence (a file forged with its
+	// digest), and each published file that says other than the evidence
+	// is named; verify changes none of them.
+	var problems []string
+	for _, err := range signals.CheckDerived(*batches) {
+		problems = append(problems, err.Error()+" (it is derived again at the next build)")
+	}
+	for _, d := range differ {
+		problems = append(problems, "derived file "+d.String())
+	}
+	published, note := comparePublished(*out, all)
+	for _, d := range published {
+		problems = append(problems, "published file "+d.String())
+	}
+	if note != "" {
+		fmt.Fprintln(e.stdout, note)
+	}
+	for _, p := range problems {
+		fmt.Fprintln(e.stderr, p)
 	}
 	switch {
-	case failed > 0 && len(changed) > 0:
-		return codedError{exitFailed, fmt.Errorf("%d quotes do not verify, and %d derived files were changed", failed, len(changed))}
+	case failed > 0 && len(problems) > 0:
+		return codedError{exitFailed, fmt.Errorf("%d quotes do not verify, and %d files say other than the evidence", failed, len(problems))}
 	case failed > 0:
 		return codedError{exitFailed, fmt.Errorf("%d quotes do not verify", failed)}
-	case len(changed) > 0:
-		return codedError{exitFailed, fmt.Errorf("%d derived files were changed since they were written", len(changed))}
+	case len(problems) > 0:
+		return codedError{exitFailed, fmt.Errorf("%d files say other than the evidence (see above); nothing was changed", len(problems))}
 	}
 	return nil
+}
+
+// comparePublished compares the JSON export under out (each site's
+// signals.json and sites.json, design §6) with what the evidence gives.
+// note says why nothing was compared (no website at out).
+func comparePublished(out string, all []*signals.Site) ([]signals.Difference, string) {
+	if st, err := os.Stat(out); err != nil || !st.IsDir() {
+		return nil, fmt.Sprintf("%s is not here: no published website compared", out)
+	}
+	var found []signals.Difference
+	compare := func(path string, want any) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			found = append(found, signals.Difference{File: path, Why: "is not published: " + err.Error()})
+			return
+		}
+		if d := signals.ComparePublished(path, data, want); d != nil {
+			found = append(found, *d)
+		}
+	}
+	for _, s := range all {
+		compare(filepath.Join(out, "sites", s.Host, "signals.json"), s)
+	}
+	idx, sorted := signals.IndexHead(all)
+	for _, s := range sorted {
+		idx.Sites = append(idx.Sites, signals.EntryOf(s))
+	}
+	compare(filepath.Join(out, "sites.json"), idx)
+	return found, ""
 }
