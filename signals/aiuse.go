@@ -49,7 +49,7 @@ type AICrawler struct {
 
 // AISource is one signal about AI use, pointing at its evidence.
 type AISource struct {
-	Kind string `json:"kind"` // robots | content-signal | content-usage | tdmrep | x-robots-tag | meta | terms
+	Kind string `json:"kind"` // robots | content-signal | content-usage | tdmrep | x-robots-tag | meta | terms | rsl
 	Says string `json:"says"` // what it says, in its own words where it has them
 	URL  string `json:"url"`
 	Line int    `json:"line,omitempty"` // robots.txt line
@@ -156,6 +156,7 @@ func aiUse(s *Site) AIUse {
 	}
 	u.Sources = append(u.Sources, tdmSources(s, all)...)
 	u.Sources = append(u.Sources, noAISources(s.Signals.Headers, all)...)
+	u.Sources = append(u.Sources, rslSources(s)...)
 	// Sentences of the terms: a prohibition or reservation of scraping,
 	// automated collection, AI training or text and data mining of the
 	// site's content objects for every crawler (they all collect
@@ -341,7 +342,7 @@ func aiWhy(u AIUse, total int, s *Site) string {
 var sourceWords = map[string]string{
 	"robots": "robots.txt", "content-signal": "a Content-Signal line", "content-usage": "a Content-Usage line",
 	"tdmrep": "a TDMRep reservation", "x-robots-tag": "an X-Robots-Tag header", "meta": "a robots meta tag",
-	"terms": "a sentence of the terms",
+	"terms": "a sentence of the terms", "rsl": "an RSL licence file",
 }
 
 // SourceWords is the reader's name for a kind of AI signal.
