@@ -510,11 +510,7 @@ func rslSources(s *Site) []AISource {
 					if p.Type != "usage" || !anyOf(p.Values, rslTrainingUsages) {
 						continue
 					}
-					says := p.Text
-					if l.Payment != nil && l.Payment.Type != "" {
-						says += " (payment: " + l.Payment.Type + ")"
-					}
-					out = append(out, AISource{Kind: "rsl", Says: says, URL: f.URL, Line: p.Line, Record: f.Record})
+					out = append(out, AISource{Kind: "rsl", Says: p.Text, URL: f.URL, Line: p.Line, Record: f.Record})
 				}
 			}
 		}
