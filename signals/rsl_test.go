@@ -111,3 +111,17 @@ func TestDeclaredLicencesFromLinkHeader(t *testing.T) {
 		t.Errorf("got %+v", got)
 	}
 }
+
+// TestLicenceQuotesOfDeclarations: a licence declared for programs has no
+// quote; where the page sets licences side by side, its declaration as
+// written stands in its place, never an empty quote.
+func TestLicenceQuotesOfDeclarations(t *testing.T) {
+	ls := []Licence{
+		{Name: "CC BY 4.0", Via: "text", Quote: "Data er lisensiert under CC BY 4.0."},
+		{Name: "CC BY 4.0", Via: "link-element", Evidence: `<link rel="license" href="https://creativecommons.org/licenses/by/4.0/">`},
+	}
+	got := licenceQuotes(ls)
+	if len(got) != 2 || got[0] != ls[0].Quote || got[1] != ls[1].Evidence {
+		t.Errorf("got %q", got)
+	}
+}
