@@ -125,3 +125,42 @@ func TestLicenceQuotesOfDeclarations(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// FuzzParseRSL reads any text as an RSL file: it never panics, a file it
+// cannot read has a reason and no contents, and every value it reports
+// (a usage, a pattern, a line) is in the text.
+func FuzzParseRSL(f *testing.F) {
+	for _, s := range []string{
+		`<rsl xmlns="https://rslstandard.org/rsl"><content url="/"><license><prohibits type="usage">ai-train</prohibits></license></content></rsl>`,
+		"<rsl><content url=\"/*\">\n<license><permits>all</permits><payment type=\"free\"><standard>https://creativecommons.org/publicdomain/zero/1.0/</standard><amount currency=\"EUR\">0</amount></payment></license></content></rsl>",
+		`<!DOCTYPE x [<!ENTITY a "b">]><rsl/>`,
+		"<rsl><content url='/'><license><prohibits>&lt;all&gt;</prohibits>",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		cs, _, problem := parseRSL(text)
+		if problem != "" && cs != nil {
+			t.Fatalf("problem %q with contents %+v", problem, cs)
+		}
+		if problem == "" && len(cs) == 0 {
+			t.Fatal("no problem and no contents")
+		}
+		lines := strings.Count(text, "\n") + 1
+		lower := strings.ToLower(text)
+		for _, c := range cs {
+			if c.Line < 1 || c.Line > lines || (!strings.Contains(text, c.URL) && !strings.Contains(text, "&")) {
+				t.Fatalf("content %+v not in the text", c)
+			}
+			for _, l := range c.Licenses {
+				for _, p := range append(append([]RSLTerm{}, l.Permits...), l.Prohibits...) {
+					for _, v := range p.Values {
+						if !strings.Contains(lower, v) && !strings.Contains(text, "&") {
+							t.Fatalf("usage %q not in the text", v)
+						}
+					}
+				}
+			}
+		}
+	})
+}
