@@ -165,6 +165,9 @@ func TestRSLOffListNoRequest(t *testing.T) {
 	if !found || rslSource(s) != nil {
 		t.Errorf("not read %+v; an unread file must be a gap and no AI source", s.NotRead)
 	}
+	if !strings.Contains(s.AIUse.Why, "RSL licence file robots.txt names was not read") {
+		t.Errorf("AI use %s: %q does not say the RSL file was not read", s.AIUse.Verdict, s.AIUse.Why)
+	}
 	page := sitePage(t, r, "ekstern.test")
 	if !strings.Contains(page, "<strong>Not read by us</strong> (<code>off-list</code>)") || !strings.Contains(page, "not on the reviewed list") {
 		t.Errorf("ekstern.test's page does not show the RSL file as our gap")

@@ -367,6 +367,7 @@ func applyCuration(s *Site, c *Curation, texts map[string]pageText) {
 	}
 	s.APIs = apiEvidence(s, apiLinks(s.Read))
 	s.AIUse = aiUse(s)
+	s.AIUse.Why += rslNotReadNote(s)
 	s.Contradictions = contradictions(s)
 }
 

@@ -481,6 +481,28 @@ func orWord(s, none string) string {
 	return s
 }
 
+// rslNotReadNote says, after the AI use verdict's reason, that an RSL file
+// robots.txt names was not read: what it says about AI is unknown to us,
+// which "nothing we read objects" must not hide.
+func rslNotReadNote(s *Site) string {
+	if s.AIUse.Verdict == AIUnknown {
+		return ""
+	}
+	n := 0
+	for _, f := range s.RSL {
+		if f.State != RSLRead {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return " The RSL licence file robots.txt names was not read as RSL (see RSL licence files): what it says about AI training is unknown to us."
+	}
+	return fmt.Sprintf(" %d RSL licence files robots.txt names were not read as RSL (see RSL licence files): what they say about AI training is unknown to us.", n)
+}
+
 // rslSources are the AI signals of the RSL files read: a prohibition of
 // AI training (ai-train, ai-all or all) objects for every AI training
 // crawler, for the whole site when its content covers the home page; a
