@@ -476,7 +476,7 @@ func (bd *builder) readDocument(batchDir string, es *evidence.Site, a evidence.A
 			break
 		}
 		rr.text, rr.blocks, rr.links, doc.Title, rr.lang, rr.meta = page.Text, page.Blocks, page.Links, page.Title, page.Lang, page.Meta
-		rr.licenseLinks = licenseLinksOf(page)
+		rr.licenseLinks = page.LicenseLinks
 	case "pdf":
 		var kept bool
 		if rr.text, kept = keptPDFText(batchDir, bd.code, body); !kept {

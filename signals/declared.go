@@ -3,8 +3,6 @@ package signals
 import (
 	"net/url"
 	"strings"
-
-	"github.com/crawlsignals/crawlsignals/extract"
 )
 
 // declaredLicences are the standard licences a read answer declares for
@@ -106,6 +104,3 @@ func hasRel(params map[string]string, rel string) bool {
 	}
 	return false
 }
-
-// licenseLinksOf keeps a page's licence link elements for readResult.
-func licenseLinksOf(p *extract.Page) []extract.LicenseLink { return p.LicenseLinks }

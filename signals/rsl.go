@@ -364,9 +364,6 @@ func rslMatch(pattern, path string) bool {
 	return !end || rest == ""
 }
 
-// robotsLicenses are the License lines of a robots.txt.
-func robotsLicenses(r Robots) []RobotsLicense { return r.LicenseLines }
-
 // rslAddress resolves a License line's value against the robots.txt that
 // names it: the address the crawler asks for. ok is false for a value that
 // is no http(s) address.
@@ -394,7 +391,7 @@ func rslAddress(value, robotsURL string) (string, bool) {
 func rslURLs(s *Site) map[string]string {
 	out := map[string]string{}
 	for _, r := range append([]Robots{s.Robots}, s.OtherRobots...) {
-		for _, l := range robotsLicenses(r) {
+		for _, l := range r.LicenseLines {
 			if u, ok := rslAddress(l.URL, r.URL); ok {
 				if _, dup := out[u]; !dup {
 					out[u] = r.URL
@@ -411,7 +408,7 @@ func rslURLs(s *Site) map[string]string {
 func rslFiles(s *Site, addrs []evidence.Address, parsed map[string]RSLFile) []RSLFile {
 	out := []RSLFile{}
 	for _, r := range append([]Robots{s.Robots}, s.OtherRobots...) {
-		for _, l := range robotsLicenses(r) {
+		for _, l := range r.LicenseLines {
 			f := RSLFile{URL: l.URL, RobotsURL: r.URL, Line: l.Line, Contents: []RSLContent{}}
 			u, ok := rslAddress(l.URL, r.URL)
 			if !ok {
