@@ -49,7 +49,7 @@ type AICrawler struct {
 
 // AISource is one signal about AI use, pointing at its evidence.
 type AISource struct {
-	Kind string `json:"kind"` // robots | content-signal | content-usage | tdmrep | x-robots-tag | meta | terms | rsl
+	Kind string `json:"kind"` // robots | content-signal | content-usage | tdmrep | x-robots-tag | meta | terms
 	Says string `json:"says"` // what it says, in its own words where it has them
 	URL  string `json:"url"`
 	Line int    `json:"line,omitempty"` // robots.txt line
