@@ -74,19 +74,19 @@ func TestRSLProhibitsTraining(t *testing.T) {
 	}
 }
 
-// TestRSLFreeLicence: arkiv.test's RSL file permits every use under CC BY
+// TestRSLFreeLicence: bibliotek.test's RSL file permits every use under CC BY
 // 4.0 for attribution: the licence part of Open by design, shown as the
 // file's line; with no API the verdict stays no, and nothing objects.
 func TestRSLFreeLicence(t *testing.T) {
 	r := crawlFixtureWeb(t)
-	s := r.sites["arkiv.test"]
+	s := r.sites["bibliotek.test"]
 	var got *signals.Licence
 	for i := range s.Licences {
 		if s.Licences[i].Via == "rsl" {
 			got = &s.Licences[i]
 		}
 	}
-	if got == nil || got.Name != "CC BY 4.0" || got.URL != "https://arkiv.test/license.xml" || got.Line != 7 ||
+	if got == nil || got.Name != "CC BY 4.0" || got.URL != "https://bibliotek.test/license.xml" || got.Line != 7 ||
 		got.Evidence != "<standard>https://creativecommons.org/licenses/by/4.0/</standard>" || got.Record == "" {
 		t.Fatalf("licences %+v", s.Licences)
 	}
@@ -100,9 +100,9 @@ func TestRSLFreeLicence(t *testing.T) {
 	if p := s.RSL[0].Contents[0].Licenses[0].Payment; p == nil || p.Type != "attribution" {
 		t.Errorf("payment %+v", p)
 	}
-	page := sitePage(t, r, "arkiv.test")
+	page := sitePage(t, r, "bibliotek.test")
 	if !strings.Contains(page, "the RSL file") || !strings.Contains(page, "<strong>Standard</strong> CC BY 4.0 · line 7") {
-		t.Errorf("arkiv.test's page does not show the licence with its line")
+		t.Errorf("bibliotek.test's page does not show the licence with its line")
 	}
 }
 
@@ -145,22 +145,22 @@ func TestDeclaredLicenceOpensByDesign(t *testing.T) {
 }
 
 // TestRSLOffListNoRequest: ekstern.test's License line names a file on
-// arkiv.test, a host reviewed for another site but not for this one: a gap
+// bibliotek.test, a host reviewed for another site but not for this one: a gap
 // (off-list), shown as not read by us, and no request for it is sent.
 func TestRSLOffListNoRequest(t *testing.T) {
 	r := crawlFixtureWeb(t)
 	s := r.sites["ekstern.test"]
-	for _, q := range r.requests("arkiv.test") {
+	for _, q := range r.requests("bibliotek.test") {
 		if q.Path == "/andres-lisens.xml" {
 			t.Fatalf("a request was sent for %s%s", q.Host, q.Path)
 		}
 	}
-	if len(s.RSL) != 1 || s.RSL[0].State != signals.RSLNotRead || s.RSL[0].Reason != "off-list" || s.RSL[0].URL != "https://arkiv.test/andres-lisens.xml" {
+	if len(s.RSL) != 1 || s.RSL[0].State != signals.RSLNotRead || s.RSL[0].Reason != "off-list" || s.RSL[0].URL != "https://bibliotek.test/andres-lisens.xml" {
 		t.Fatalf("rsl %+v", s.RSL)
 	}
 	found := false
 	for _, g := range s.NotRead {
-		found = found || (g.URL == "https://arkiv.test/andres-lisens.xml" && g.Reason == "off-list")
+		found = found || (g.URL == "https://bibliotek.test/andres-lisens.xml" && g.Reason == "off-list")
 	}
 	if !found || rslSource(s) != nil {
 		t.Errorf("not read %+v; an unread file must be a gap and no AI source", s.NotRead)
