@@ -114,10 +114,14 @@ func (r *siteRun) maxCrawlDelay() time.Duration {
 }
 
 // robotsNamed lists the addresses robots.txt of the site's hosts names
-// (design §2 item 2): its Sitemap lines, and the absolute URLs in its
-// comments that are on the site's reviewed hosts (a comment naming another
-// site's page is no address of this site, so it is not even a gap). They
-// are fetched once and never followed.
+// (design §2 item 2): its Sitemap lines, its License lines (the RSL file,
+// design §2.8), and the absolute URLs in its comments that are on the
+// site's reviewed hosts (a comment naming another site's page is no address
+// of this site, so it is not even a gap). They are fetched once and never
+// followed. A Sitemap or License address off the reviewed hosts is planned
+// all the same, so that fetch records it as an off-list gap and sends
+// nothing: RSL's License line is a statement of the site, and a reader
+// must see that we did not read the file it names, and why.
 func (r *siteRun) robotsNamed() []string {
 	var out []string
 	for _, host := range r.site.Hosts {
@@ -130,6 +134,20 @@ func (r *siteRun) robotsNamed() []string {
 			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
 				continue
 			}
+			out = append(out, u.String())
+		}
+		for _, l := range hs.file.Licenses() {
+			u, err := url.Parse(strings.TrimSpace(l.URL))
+			if err != nil {
+				continue
+			}
+			if base, err := url.Parse(hs.robotsURL); err == nil && !u.IsAbs() {
+				u = base.ResolveReference(u) // RSL asks for an absolute URL; a path is read on robots.txt's host
+			}
+			if u.Scheme != "http" && u.Scheme != "https" {
+				continue
+			}
+			u.Fragment = ""
 			out = append(out, u.String())
 		}
 		for _, cu := range hs.file.CommentURLs() {

@@ -123,9 +123,18 @@ func noneRead(data []byte, name []byte, attrs []attrSpan) bool {
 	case nameIs(name, "script"), nameIs(name, "style"):
 		return true
 	case nameIs(name, "link"):
+		// Read: the hreflang alternates, and rel="license" (a value
+		// with a character reference is kept too, unjudged).
 		for _, a := range attrs {
-			if nameIs(data[a.start:a.keyEnd], "hreflang") {
+			key := data[a.start:a.keyEnd]
+			if nameIs(key, "hreflang") {
 				return false
+			}
+			if nameIs(key, "rel") {
+				v := bytes.ToLower(data[a.valStart:a.valEnd])
+				if bytes.Contains(v, []byte("license")) || bytes.IndexByte(v, '&') >= 0 {
+					return false
+				}
 			}
 		}
 		return true

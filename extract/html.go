@@ -35,6 +35,11 @@ type Link struct {
 // hreflang="…" href="…">.
 type Alternate struct{ Lang, URL string }
 
+// LicenseLink is a <link rel="license" href="…"> element: the licence the
+// page declares for programs. Href is the attribute as written, URL it
+// resolved (absolute http(s), or "" when it is not one).
+type LicenseLink struct{ Href, URL string }
+
 // Page is what we read from one HTML page.
 type Page struct {
 	Title string
@@ -58,6 +63,10 @@ type Page struct {
 	// Alternates are the hreflang alternates, in document order, without
 	// duplicates.
 	Alternates []Alternate
+	// LicenseLinks are the <link rel="license"> elements, in document
+	// order (an <a rel="license"> is among Links, with its text). Left out
+	// of JSON, like Meta: read as signals, not as the page's reading.
+	LicenseLinks []LicenseLink `json:"-"`
 	// AppShell is set when the page is an application shell that needs
 	// JavaScript: almost no visible text, and an empty app root (#root,
 	// #app, #__next …) or a <noscript> message about JavaScript.
@@ -225,8 +234,16 @@ func (w *walker) scanHead(doc *html.Node, pageURL *url.URL) {
 	}
 	visit(doc)
 	// Alternates are resolved against the final base, so collect them
-	// after the base is known.
+	// after the base is known; the licence links likewise.
 	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "link" {
+			if rel, _ := anyAttr(n, "rel"); hasToken(rel, "license") {
+				if href, ok := anyAttr(n, "href"); ok {
+					u, _ := w.resolve(href)
+					w.page.LicenseLinks = append(w.page.LicenseLinks, LicenseLink{Href: href, URL: u})
+				}
+			}
+		}
 		if !isAlternateLink(n) {
 			continue
 		}

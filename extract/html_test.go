@@ -205,3 +205,31 @@ func TestDeeplyNestedPageStillReads(t *testing.T) {
 		t.Errorf("footer found %v how %q", p.FooterFound, p.FooterHow)
 	}
 }
+
+// TestLicenseLinks: <link rel="license"> elements are read with the href
+// as written and resolved against the base; rel may hold other tokens, in
+// any case; an <a rel="license"> is a link with text, not one of these.
+func TestLicenseLinks(t *testing.T) {
+	body := `<html><head><base href="https://e.test/data/">
+<link rel="license" href="https://creativecommons.org/licenses/by/4.0/">
+<link rel="alternate LICENSE" href="terms/licence.html">
+<link rel="stylesheet" href="x.css">
+</head><body><p>Text <a rel="license" href="https://opendatacommons.org/licenses/odbl/">ODbL</a></p></body></html>`
+	base, _ := url.Parse("https://e.test/")
+	p, err := HTML([]byte(body), "text/html; charset=utf-8", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []LicenseLink{
+		{"https://creativecommons.org/licenses/by/4.0/", "https://creativecommons.org/licenses/by/4.0/"},
+		{"terms/licence.html", "https://e.test/data/terms/licence.html"},
+	}
+	if len(p.LicenseLinks) != len(want) {
+		t.Fatalf("license links %+v, want %+v", p.LicenseLinks, want)
+	}
+	for i := range want {
+		if p.LicenseLinks[i] != want[i] {
+			t.Errorf("%d: %+v, want %+v", i, p.LicenseLinks[i], want[i])
+		}
+	}
+}

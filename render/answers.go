@@ -123,6 +123,10 @@ func aiOf(u signals.AIUse, robotsOnPage map[string]*robotsView, fragments map[st
 		case s.Kind == "terms" && anchors.href(s.URL, s.Says) != "":
 			sv.Evidence = link{Href: anchors.href(s.URL, s.Says), Text: shortURL(s.URL)}
 			sv.Excerpt = excerpt(s.Says)
+		case s.Kind == "rsl":
+			// The file's own line, linked to the file's section on the page.
+			sv.Verbatim = true
+			sv.Evidence = link{Href: "#rsl", Text: "RSL file " + shortURL(s.URL) + " line " + strconv.Itoa(s.Line)}
 		case s.Kind == "terms" && fragments[s.URL+"\x00"+s.Says] != "":
 			sv.Evidence = link{Href: fragments[s.URL+"\x00"+s.Says], Text: shortURL(s.URL)}
 		default:

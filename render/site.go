@@ -42,6 +42,7 @@ type siteView struct {
 	Signals       signalsView
 	Open          openView
 	Licences      []licenceView
+	RSL           []rslView // the RSL licence files robots.txt names
 	APIs          []apiView
 	LookTwice     []lookTwiceView
 	Changes       []changeView
@@ -390,6 +391,9 @@ type openView struct {
 	signals.OpenVerdict
 	API     *quoteView
 	Licence *quoteView
+	// Declaration is the licence declared for programs, shown as written
+	// (beside the quoted licence, when there is one).
+	Declaration *licenceView
 	// APIRef and LicenceRef link to the quotes under their documents,
 	// set instead of API and Licence when they stand there.
 	APIRef, LicenceRef *lookQuote
@@ -541,9 +545,14 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	}
 	for _, l := range s.Licences {
 		lv := licenceView{Licence: l, Page: linkTo(l.URL, shortURL(l.URL)), Target: linkTo(l.LinksTo, "")}
-		lv.Ref = anchors.ref(l.URL, l.Quote)
+		if l.Declared() {
+			lv.Target = linkTo(l.LinksTo, shortURL(l.LinksTo)) // the declaration beside it gives it whole
+		} else {
+			lv.Ref = anchors.ref(l.URL, l.Quote)
+		}
 		v.Licences = append(v.Licences, lv)
 	}
+	v.RSL = rslOf(s.RSL)
 	for i, c := range s.Changes {
 		if i > 0 {
 			c.Diffs = shortDiffs(c.Diffs) // newest first: the page shows the latest change whole
@@ -923,6 +932,9 @@ func openOf(o signals.OpenVerdict, anchors *quoteAnchors) openView {
 			q := quoteOf(*o.Licence)
 			v.Licence = &q
 		}
+	}
+	if d := o.Declared; d != nil {
+		v.Declaration = &licenceView{Licence: *d, Page: linkTo(d.URL, shortURL(d.URL)), Target: linkTo(d.LinksTo, shortURL(d.LinksTo))}
 	}
 	return v
 }

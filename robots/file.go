@@ -26,6 +26,7 @@ type File struct {
 	groups   []Group
 	outside  []Extra // Crawl-delay, Content-Signal, Content-Usage outside any group
 	sitemaps []string
+	licenses []License
 	html     bool
 	matcher  string // the body as the matcher reads it (see Parse)
 	// parsed is the matcher's parse of it, taken once when first asked
@@ -190,6 +191,12 @@ func Parse(body []byte) *File {
 			if l.value != "" && !contains(f.sitemaps, l.value) {
 				f.sitemaps = append(f.sitemaps, l.value)
 			}
+		case kindLicense:
+			// RSL's License line is global, like Sitemap: it names the
+			// licence file wherever it stands and belongs to no group.
+			if l.value != "" && !slicesHasURL(f.licenses, l.value) {
+				f.licenses = append(f.licenses, License{Line: l.num, URL: l.value})
+			}
 		case kindCrawlDelay:
 			d := readDelay(l)
 			if cur == nil {
@@ -302,6 +309,30 @@ func (f *File) Sitemaps() []string {
 		return nil
 	}
 	return f.sitemaps
+}
+
+// License is one License line of robots.txt (RSL 1.0): the address of a
+// licence file for the site's content, which may be on another host.
+type License struct {
+	Line int    // 1-based
+	URL  string // the value as written
+}
+
+// Licenses lists the License lines in file order, each address once.
+func (f *File) Licenses() []License {
+	if f == nil {
+		return nil
+	}
+	return f.licenses
+}
+
+func slicesHasURL(ls []License, u string) bool {
+	for _, l := range ls {
+		if l.URL == u {
+			return true
+		}
+	}
+	return false
 }
 
 // LooksLikeHTML says the body is an HTML page (a "soft 404" served as

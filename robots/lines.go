@@ -62,6 +62,7 @@ const (
 	kindCrawlDelay                   // crawl-delay
 	kindContentSignal                // content-signal
 	kindContentUsage                 // content-usage
+	kindLicense                      // license (RSL 1.0): a record outside groups, like sitemap
 	kindOther                        // any other key: value line
 )
 
@@ -144,6 +145,8 @@ func classify(key string) keyKind {
 		return kindContentSignal
 	case "content-usage":
 		return kindContentUsage
+	case "license", "licence":
+		return kindLicense
 	}
 	return kindOther
 }

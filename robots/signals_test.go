@@ -37,3 +37,34 @@ func TestContentSignalAndUsage(t *testing.T) {
 		t.Errorf("allowed=%v line=%d", ok, line)
 	}
 }
+
+// TestLicenseLines: RSL's License line is read wherever it stands, as a
+// record of no group (like Sitemap): it neither ends nor joins a group, and
+// each address is listed once with the line that first names it.
+func TestLicenseLines(t *testing.T) {
+	body := "License: https://e.test/license.xml\n" + // 1: before any group
+		"User-agent: *\n" + // 2
+		"Disallow: /private/\n" + // 3
+		"licence: https://other.test/rsl.xml # spelled the British way\n" + // 4: inside the group
+		"Disallow: /tmp/\n" + // 5: still the * group
+		"License: https://e.test/license.xml\n" + // 6: the same address again
+		"License:\n" // 7: no address
+	f := Parse([]byte(body))
+	want := []License{{1, "https://e.test/license.xml"}, {4, "https://other.test/rsl.xml"}}
+	got := f.Licenses()
+	if len(got) != len(want) {
+		t.Fatalf("licenses %+v, want %+v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("license %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	g := f.Groups()
+	if len(g) != 1 || len(g[0].Rules) != 2 {
+		t.Fatalf("groups %+v", g)
+	}
+	if ok, line := f.Allowed("crawlsignals", "/tmp/x"); ok || line != 5 {
+		t.Errorf("/tmp/x: allowed=%v line=%d, want disallowed by line 5", ok, line)
+	}
+}

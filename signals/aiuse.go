@@ -193,6 +193,7 @@ func aiUse(s *Site) AIUse {
 	u.Sources = append(u.Sources, tdmSources(s, all)...)
 	u.Sources = append(u.Sources, noAISources(s.Signals.Headers, all)...)
 	u.Sources = append(u.Sources, noArchiveSources(s, byPurpose)...)
+	u.Sources = append(u.Sources, rslSources(s, byPurpose)...)
 	// Sentences of the terms: a prohibition or reservation of scraping,
 	// automated collection, AI training or text and data mining of the
 	// site's content objects for every training crawler (they all collect
@@ -507,6 +508,7 @@ var sourceWords = map[string]string{
 	"tdmrep": "a TDMRep reservation", "x-robots-tag": "an X-Robots-Tag header", "meta": "a robots meta tag",
 	"terms": "a sentence of the terms", "content-signal-header": "a Content-Signal header",
 	"content-usage-header": "a Content-Usage header", "content-usage-meta": "a content-usage meta tag",
+	"rsl": "an RSL licence file",
 }
 
 // SourceWords is the reader's name for a kind of AI signal.

@@ -197,7 +197,7 @@ func newSite(ls *sites.Site) *Site {
 		Host: ls.Host, Name: ls.Name, URL: ls.URL, Category: ls.Category, Hosts: ls.Hosts,
 		Blocked: ls.Blocked, BlockedSince: ls.BlockedSince, Notes: ls.Notes,
 		Read: []Document{}, NotRead: []Gap{}, NotPublished: []string{}, Quotes: []Quote{},
-		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
+		Robots:   Robots{Host: ls.Host, Outcome: "not-read", Sitemaps: []string{}, LicenseLines: []RobotsLicense{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{}},
 		Signals:  Signals{TDM: []TDMRep{}, Headers: []HeaderSignal{}},
 		Licences: []Licence{}, APIs: []APIEvidence{}, Contradictions: []Contradiction{}, Changes: []Change{}, History: []BatchVerdicts{},
 		AIUse: AIUse{Refused: []string{}, RobotsAllowed: []string{}, RobotsRefused: []string{}, Crawlers: []AICrawler{}, Sources: []AISource{}},
@@ -289,6 +289,8 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 		}
 	}
 	var home *readResult
+	rslAt := rslURLs(s) // the RSL files robots.txt names, and the robots.txt naming each
+	parsedRSL := map[string]RSLFile{}
 	for _, a := range m.Addresses {
 		switch a.Outcome {
 		case evidence.OutcomeNotPublished:
@@ -331,6 +333,10 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 				texts[rr.doc.FinalURL] = pt
 			}
 			s.Signals.Headers = append(s.Signals.Headers, headerSignals(rr)...)
+			s.Licences = append(s.Licences, declaredLicences(rr)...)
+			if robotsURL, ok := rslAt[a.URL]; ok {
+				parsedRSL[a.URL] = readRSL(rr, s.URL, robotsURL)
+			}
 			switch a.FoundVia {
 			case "home":
 				home = &rr
@@ -347,6 +353,8 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (s *Site, t
 		}
 	}
 	s.Signals.TDMReservation = tdmFor(s, home)
+	s.RSL = rslFiles(s, m.Addresses, parsedRSL)
+	s.Licences = append(s.Licences, rslLicences(s)...)
 	rankQuotes(s.Quotes)
 	return s, texts, transient, errors.Join(errs...)
 }
@@ -365,6 +373,7 @@ func applyCuration(s *Site, c *Curation, texts map[string]pageText) {
 	}
 	s.APIs = apiEvidence(s, apiLinks(s.Read))
 	s.AIUse = aiUse(s)
+	s.AIUse.Why += rslNotReadNote(s)
 	s.Contradictions = contradictions(s)
 }
 
@@ -401,6 +410,9 @@ func roleOf(a evidence.Address, s *Site) string {
 	case "well-known", "llms":
 		return RoleFile
 	case "robots-named":
+		if _, ok := rslURLs(s)[a.URL]; ok {
+			return RoleFile // an RSL file: read as a signal, not prose
+		}
 		for _, r := range append([]Robots{s.Robots}, s.OtherRobots...) {
 			if slices.Contains(r.Sitemaps, a.URL) {
 				return RoleListing
@@ -418,9 +430,11 @@ type readResult struct {
 	blocks []extract.Block
 	lang   string // the lang attribute of an HTML page
 	links  []extract.Link
-	header http.Header
-	meta   map[string][]string
-	damage error // the stored answer could not be read back (names the record)
+	// licenseLinks are the page's <link rel="license"> elements.
+	licenseLinks []extract.LicenseLink
+	header       http.Header
+	meta         map[string][]string
+	damage       error // the stored answer could not be read back (names the record)
 	// transient is set when the text could not be taken for a reason that
 	// may pass (the PDF reader's child process failed).
 	transient bool
@@ -468,6 +482,7 @@ func (bd *builder) readDocument(batchDir string, es *evidence.Site, a evidence.A
 			break
 		}
 		rr.text, rr.blocks, rr.links, doc.Title, rr.lang, rr.meta = page.Text, page.Blocks, page.Links, page.Title, page.Lang, page.Meta
+		rr.licenseLinks = page.LicenseLinks
 	case "pdf":
 		var kept bool
 		if bd.opt.check == nil {

@@ -76,9 +76,15 @@ func shortList(items []string, n int) string {
 	return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
 }
 
+// licenceQuotes are the licences' quotes; a licence declared for programs
+// has none, and its declaration as written stands in its place.
 func licenceQuotes(ls []Licence) []string {
 	var out []string
 	for _, l := range ls {
+		if l.Declared() {
+			out = append(out, l.Evidence)
+			continue
+		}
 		out = append(out, l.Quote)
 	}
 	return out

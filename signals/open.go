@@ -37,8 +37,8 @@ var paidWords = []string{"betalingstjeneste", "mot betaling", "abonnement", "pai
 // OpenFormula is the published rule (the about page prints it from here).
 const OpenFormula = `A site is "Open by design" when the pages we read show, each in a quote checked word for word:
 (a) an official API, feed or export that anyone, or anyone with a free key, may use — a sentence about an API, feed, export or dataset that also says it is free, open or needs only a free key, and does not say it is paid; and
-(b) its data under a standard licence (CC0, CC BY, CC BY-SA, NLOD, ODbL, EU Commission Decision 2011/833) or the site's own terms granting reuse — a sentence naming the licence or granting reuse.
-Both quotes must come from pages of the site as read in the same batch. A curator may add the quotes or overrule the verdict in the site's content file, with a reason that is shown.`
+(b) its data under a standard licence (CC0, CC BY, CC BY-SA, NLOD, ODbL, EU Commission Decision 2011/833) or the site's own terms granting reuse — a sentence naming the licence or granting reuse, or a standard licence declared for programs: a <link rel="license"> element or a Link header with rel="license" on a page we read that points at the licence's own address (creativecommons.org/licenses/by/4.0/, data.norge.no/nlod, opendatacommons.org/licenses/odbl …), or an RSL file named by robots.txt's License line whose licence for the whole site asks no payment (free or attribution) and names such a licence.
+Both must come from the site as read in the same batch. A curator may add the quotes or overrule the verdict in the site's content file, with a reason that is shown.`
 
 // LicenceIn names the standard licence a text mentions, or "".
 func LicenceIn(text string) string {
@@ -65,7 +65,7 @@ func containsAny(text string, words []string) bool {
 
 // The Open by design verdicts, as readers see them.
 var OpenVerdicts = []Verdict{
-	{"yes", "Yes", "The pages we read show, each in a quote checked word for word, an official API, feed or export anyone (or anyone with a free key) may use, and a standard licence or terms granting reuse."},
+	{"yes", "Yes", "The pages we read show, each in a quote checked word for word, an official API, feed or export anyone (or anyone with a free key) may use, and a standard licence or terms granting reuse; the licence may instead be declared for programs (a rel=\"license\" link or header naming a standard licence, or an RSL file granting one), shown as written."},
 	{"no", "No", "We read the site's pages and they do not show both."},
 	{"not-determined", "Not determined", "The pages the verdict would rest on were not read: robots.txt was not read, the site asked us to stop, or every page we planned to read is a gap. A gap is never a “no”."},
 }
@@ -115,7 +115,7 @@ func openByDesign(s *Site) OpenVerdict {
 		// by their well-known address) count as well as a quote does: a CC
 		// BY legal code names its licence without a "grant" sentence
 		for _, l := range s.Licences {
-			if l.Quote != "" {
+			if l.Quote != "" && !l.Declared() {
 				licence = &Quote{URL: l.URL, Text: l.Quote, Topic: TopicLicence, Source: "found", Verified: true, Stance: "permits", Words: []string{l.Name}}
 				for _, d := range s.Read {
 					if d.URL == l.URL {
@@ -126,9 +126,24 @@ func openByDesign(s *Site) OpenVerdict {
 			}
 		}
 	}
-	v := OpenVerdict{API: api, Licence: licence}
-	if api != nil && licence != nil {
+	// A licence declared for programs (a rel="license" link or header, an
+	// RSL file) counts for (b) like a quote (design §2.6); it is kept
+	// beside a quoted licence too, so the page shows both.
+	var declared *Licence
+	for i := range s.Licences {
+		if s.Licences[i].Declared() {
+			l := s.Licences[i]
+			declared = &l
+			break
+		}
+	}
+	v := OpenVerdict{API: api, Licence: licence, Declared: declared}
+	switch {
+	case api != nil && licence != nil:
 		v.Verdict, v.Why = boolPtr(true), "Open API, feed or export and a stated licence, both quoted."
+		return v
+	case api != nil && declared != nil:
+		v.Verdict, v.Why = boolPtr(true), "Open API, feed or export quoted, and a standard licence ("+declared.Name+") declared for programs in "+declaredWhere(*declared)+"."
 		return v
 	}
 	if why := notDetermined(s); why != "" {
@@ -141,10 +156,26 @@ func openByDesign(s *Site) OpenVerdict {
 		v.Why = "API found, licence not stated."
 	case licence != nil:
 		v.Why = "Licence stated, no official API found."
+	case declared != nil:
+		v.Why = "A standard licence (" + declared.Name + ") declared for programs in " + declaredWhere(*declared) + ", no official API found."
 	default:
 		v.Why = "Neither an open API, feed or export nor a licence found in the pages we read."
 	}
 	return v
+}
+
+// declaredWhere names, for readers, where a licence is declared for
+// programs.
+func declaredWhere(l Licence) string {
+	switch l.Via {
+	case "link-element":
+		return `a <link rel="license"> element`
+	case "link-header":
+		return `a Link header with rel="license"`
+	case "rsl":
+		return "an RSL file"
+	}
+	return l.Via
 }
 
 // notDetermined says why the pages a verdict rests on were not read, or ""

@@ -15,7 +15,7 @@ import (
 func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.Address) (Robots, error) {
 	r := Robots{
 		Host: hr.Host, URL: hr.URL, Status: hr.Status, Outcome: hr.Outcome, Reason: hr.Reason, Detail: hr.Detail,
-		Sitemaps: []string{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{},
+		Sitemaps: []string{}, LicenseLines: []RobotsLicense{}, Agents: []Agent{}, CommentQuotes: []string{}, Groups: []Group{}, ContentSignals: []ContentSignal{},
 	}
 	if hr.CrawlDelay > 0 {
 		d := hr.CrawlDelay
@@ -49,6 +49,9 @@ func robotsSection(es *evidence.Site, hr evidence.HostRobots, addrs []evidence.A
 				Purpose: v.Purpose, Category: v.Category, Group: v.Group, RootAllowed: allowed, Line: v.Line})
 		}
 		r.Sitemaps = append(r.Sitemaps, file.Sitemaps()...)
+		for _, l := range file.Licenses() {
+			r.LicenseLines = append(r.LicenseLines, RobotsLicense{Line: l.Line, URL: l.URL})
+		}
 		for _, c := range file.ProhibitingComments() {
 			r.CommentQuotes = append(r.CommentQuotes, c.Text)
 		}

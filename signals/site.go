@@ -42,8 +42,11 @@ type Site struct {
 	// every signal read (design §2.8).
 	AIUse AIUse `json:"ai_use"`
 
-	Signals        Signals         `json:"signals"`
-	Licences       []Licence       `json:"licences"`
+	Signals  Signals   `json:"signals"`
+	Licences []Licence `json:"licences"`
+	// RSL is what became of each RSL file robots.txt's License lines name,
+	// and what each file read says (design §2.8).
+	RSL            []RSLFile       `json:"rsl"`
 	APIs           []APIEvidence   `json:"apis"` // official APIs, feeds and exports described, with their access terms
 	Contradictions []Contradiction `json:"contradictions"`
 	// Changes since earlier batches, newest first.
@@ -121,13 +124,28 @@ type HeaderSignal struct {
 	Value  string `json:"value"`
 }
 
-// Licence is a standard licence a read page names, with the quote that shows it.
+// Licence is a standard licence a read page names, with the quote that
+// shows it; or one declared for programs (design §2.6): a rel="license"
+// link element or Link header of a page read, or an RSL file, with the
+// element, header or file line that declares it.
 type Licence struct {
 	Name    string `json:"name"` // e.g. "CC BY 4.0", "NLOD 2.0"
-	URL     string `json:"url"`  // the page
+	URL     string `json:"url"`  // the page, or the RSL file
 	Quote   string `json:"quote"`
-	Via     string `json:"via"` // text | link
+	Via     string `json:"via"` // text | link | link-element | link-header | rsl
 	LinksTo string `json:"links_to,omitempty"`
+	// Evidence is the declaration as the site wrote it (the <link>
+	// element, the Link header's entry, the RSL file's line); Line is the
+	// RSL file's line; Record the WARC-Record-ID of the answer it is in.
+	Evidence string `json:"evidence,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Record   string `json:"record,omitempty"`
+}
+
+// Declared says the licence is declared for programs, not quoted from a
+// page's text.
+func (l Licence) Declared() bool {
+	return l.Via == "link-element" || l.Via == "link-header" || l.Via == "rsl"
 }
 
 // Contradiction is something a reader should look at twice.
@@ -149,9 +167,12 @@ type Robots struct {
 	SHA256            string   `json:"sha256,omitempty"`
 	CrawlDelaySeconds *float64 `json:"crawl_delay_seconds"`
 	Sitemaps          []string `json:"sitemaps"`
-	Agents            []Agent  `json:"agents"`
-	CommentQuotes     []string `json:"comment_quotes"`
-	Groups            []Group  `json:"groups"`
+	// LicenseLines are its License lines (RSL 1.0), each naming an RSL
+	// file: global records, like Sitemap, read wherever they stand.
+	LicenseLines  []RobotsLicense `json:"license_lines"`
+	Agents        []Agent         `json:"agents"`
+	CommentQuotes []string        `json:"comment_quotes"`
+	Groups        []Group         `json:"groups"`
 	// ContentSignals are Content-Signal and Content-Usage lines, each read
 	// inside its group (or outside any, which the Agents field says).
 	ContentSignals []ContentSignal `json:"content_signals"`
@@ -326,6 +347,10 @@ type OpenVerdict struct {
 	Formula    string `json:"formula_verdict,omitempty"`
 	API        *Quote `json:"api,omitempty"`     // the quote showing an open API, feed or export
 	Licence    *Quote `json:"licence,omitempty"` // the quote showing a licence or reuse grant
+	// Declared is a standard licence declared for programs (a rel="license"
+	// link element or Link header, an RSL file), which counts for the
+	// licence part like a quote (design §2.6).
+	Declared *Licence `json:"licence_declared,omitempty"`
 }
 
 // Index is public/sites.json: every site of the directory in brief.

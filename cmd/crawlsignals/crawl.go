@@ -264,7 +264,7 @@ func printPlan(e *env, list *sites.List, only []string, cfg crawl.Config) error 
 				fmt.Fprintf(w, "       %-10s  its footer links that name a reading word, and one hop from them (known once it is read)\n", "then")
 			}
 		}
-		fmt.Fprintf(w, "       %-10s  the addresses its robots.txt names on its hosts (known once read)\n", "then")
+		fmt.Fprintf(w, "       %-10s  the addresses its robots.txt names on its hosts: Sitemap and License (RSL) lines, URLs in comments (known once read)\n", "then")
 		fmt.Fprintf(w, "  at most %d addresses, robots.txt aside\n", list.Global.MaxAddresses)
 	}
 	if len(skipped) > 0 {

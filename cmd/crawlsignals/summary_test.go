@@ -64,9 +64,9 @@ func TestCrawlEndSummary(t *testing.T) {
 		t.Fatalf("crawl: exit %d\n%s%s", code, out, stderr)
 	}
 	for _, want := range []string{
-		"\nbatch 20200101T000000Z: 17 sites, ",
-		"\n  read fully: 8 sites\n",
-		"\n  read with gaps: 8 sites, by main reason:\n",
+		"\nbatch 20200101T000000Z: 21 sites, ",
+		"\n  read fully: 11 sites\n",
+		"\n  read with gaps: 9 sites, by main reason:\n",
 		"\n    robots.txt answered 503: 1 (nede.test)\n",
 		"\n    robots.txt answered with a bot challenge: 1 (vakt.test)\n",
 		"\n    robots.txt disallows us: 1 (avis.test)\n",
@@ -93,8 +93,8 @@ func TestCrawlEndSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"### Crawl of batch 20200101T000000Z\n\nbatch 20200101T000000Z: 17 sites, ",
-		"\n- read fully: 8 sites\n- read with gaps: 8 sites, by main reason:\n",
+		"### Crawl of batch 20200101T000000Z\n\nbatch 20200101T000000Z: 21 sites, ",
+		"\n- read fully: 11 sites\n- read with gaps: 9 sites, by main reason:\n",
 		"\n  - robots.txt answered 503: 1 (nede.test)\n",
 		"\n- skipped, asked us to stop (blocked): 1 (stopp.test)\n",
 		"### Crawl of batch 20200108T000000Z\n",
