@@ -192,6 +192,29 @@ func TestAnswersFirst(t *testing.T) {
 	if len(chart.Batches) < 2 {
 		t.Errorf("the crawler's page lists %d batches: %q", len(chart.Batches), chart.Batches)
 	}
+	// The comparison on a phone (issue 39 item 14: 14 stacked cards, 5,936
+	// px tall, nothing side by side): a site's cells stand side by side,
+	// the table scrolls inside its region, not the page.
+	if err := page.Navigate(ctx, srv.URL+"/compare/"); err != nil {
+		t.Fatal(err)
+	}
+	var cmp struct {
+		SideBySide              bool
+		ScrollWidth, InnerWidth int
+	}
+	if err := page.Eval(ctx, `(() => {
+  const row = document.querySelector('table.compare tbody tr');
+  const a = row.cells[0].getBoundingClientRect(), b = row.cells[1].getBoundingClientRect();
+  return { SideBySide: Math.abs(a.top - b.top) < 1 && b.left >= a.right - 1, ScrollWidth: document.documentElement.scrollWidth, InnerWidth: window.innerWidth };
+})()`, &cmp); err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.SideBySide {
+		t.Errorf("comparison at %d px: a site's cells are stacked, not side by side", phoneWidth)
+	}
+	if cmp.ScrollWidth > cmp.InnerWidth {
+		t.Errorf("comparison at %d px: the page is %d px wide", phoneWidth, cmp.ScrollWidth)
+	}
 	// On a wide screen a SHA-256 is one word, never broken mid-digest.
 	if err := page.Viewport(ctx, 1440, 900, "light"); err != nil {
 		t.Fatal(err)
