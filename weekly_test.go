@@ -533,7 +533,9 @@ func TestWeeklyTreeCache(t *testing.T) {
 	// (one line more each week). Had every batch's tree been fetched, week
 	// 4 would fetch two batch trees more than week 2 (about 400 bytes
 	// each on five sites).
-	if grew := cost[3] - cost[1]; grew < 0 || grew > 200 {
+	// Packs differ by some tens of bytes from week to week (dates in
+	// commits, the vouched records' list), so the bound is both ways.
+	if grew := cost[3] - cost[1]; grew < -200 || grew > 200 {
 		t.Errorf("fetched by the publish job in weeks 2–4: %v bytes; week 4 fetched %d more than week 2", cost[1:], grew)
 	}
 
