@@ -57,7 +57,7 @@ const (
 
 // diff compares two builds of one site, older first. It returns nil when
 // nothing a reader would care about changed.
-func diff(old, cur *Site, oldTexts, curTexts func() map[string]pageText) *Change {
+func diff(old, cur *Site, oldTexts, curTexts func() map[string]PageText) *Change {
 	c := &Change{Batch: cur.Batch, Previous: old.Batch, Items: []string{}, Kinds: []string{}, Diffs: []Diff{}}
 	if cur.ReadAt != nil {
 		c.ReadAt = *cur.ReadAt

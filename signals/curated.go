@@ -128,7 +128,7 @@ func SplitFrontMatter(name string, data []byte) (front string, body []byte, err 
 // verifyCurated checks each curated quote against the text of its page as
 // read in this batch (design §2.5). A quote that does not verify is kept,
 // marked unverified, with the closest passage found.
-func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
+func verifyCurated(c *Curation, texts map[string]PageText) []Quote {
 	var out []Quote
 	for _, cq := range c.Quotes {
 		q := Quote{URL: cq.URL, Text: cq.Text, Topic: cq.Topic, Source: "curated", File: c.File, Line: cq.Line}
@@ -146,11 +146,11 @@ func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
 			out = append(out, q)
 			continue
 		}
-		q.ReadAt = pt.readAt
+		q.ReadAt = pt.ReadAt
 		var closest string
-		q.Verified, _, closest = extract.Verify(pt.text, cq.Text)
+		q.Verified, _, closest = extract.Verify(pt.Text, cq.Text)
 		if !q.Verified {
-			q.Problem = "no longer found word for word in the page as read on " + pt.readAt
+			q.Problem = "no longer found word for word in the page as read on " + pt.ReadAt
 			q.Closest = closest
 		}
 		out = append(out, q)
@@ -158,10 +158,13 @@ func verifyCurated(c *Curation, texts map[string]pageText) []Quote {
 	return out
 }
 
-// pageText is a read page's text, by its address.
-type pageText struct {
-	text, readAt string
-	// sentences are the document's sentences as the terms reader cuts
+// PageText is a page read in a batch, as findings are checked and
+// compared with it: its visible text, for curated quotes, and its
+// sentences, for the changes between batches. A batch's texts are kept
+// by address (robots.txt's lines under robotsTextKey's).
+type PageText struct {
+	Text, ReadAt string
+	// Sentences are the document's sentences as the terms reader cuts
 	// them (blocks never crossed), for diffs between batches.
-	sentences []string
+	Sentences []string
 }

@@ -175,18 +175,18 @@ type derivedText struct {
 }
 
 // newDerivedText is t as its entry in a texts file.
-func newDerivedText(u string, t pageText) derivedText {
-	d := derivedText{URL: u, Text: t.text, ReadAt: t.readAt}
-	if t.text == "" || len(t.sentences) == 0 {
-		d.Sentences = t.sentences
+func newDerivedText(u string, t PageText) derivedText {
+	d := derivedText{URL: u, Text: t.Text, ReadAt: t.ReadAt}
+	if t.Text == "" || len(t.Sentences) == 0 {
+		d.Sentences = t.Sentences
 		return d
 	}
-	spans := make([]int, 0, 2*len(t.sentences))
+	spans := make([]int, 0, 2*len(t.Sentences))
 	at := 0
-	for _, s := range t.sentences {
-		i := strings.Index(t.text[at:], s)
+	for _, s := range t.Sentences {
+		i := strings.Index(t.Text[at:], s)
 		if i < 0 {
-			d.Sentences = t.sentences
+			d.Sentences = t.Sentences
 			return d
 		}
 		spans = append(spans, at+i, at+i+len(s))
@@ -196,24 +196,24 @@ func newDerivedText(u string, t pageText) derivedText {
 	return d
 }
 
-// pageText is the entry back as what a build derived; ok is false when
+// PageText is the entry back as what a build derived; ok is false when
 // its spans do not fit its text (then the file is not used).
-func (d derivedText) pageText() (pageText, bool) {
-	t := pageText{text: d.Text, readAt: d.ReadAt, sentences: d.Sentences}
+func (d derivedText) PageText() (PageText, bool) {
+	t := PageText{Text: d.Text, ReadAt: d.ReadAt, Sentences: d.Sentences}
 	if len(d.Spans) == 0 {
 		return t, true
 	}
 	if len(d.Spans)%2 != 0 || d.Sentences != nil {
 		return t, false
 	}
-	t.sentences = make([]string, 0, len(d.Spans)/2)
+	t.Sentences = make([]string, 0, len(d.Spans)/2)
 	at := 0
 	for i := 0; i < len(d.Spans); i += 2 {
 		start, end := d.Spans[i], d.Spans[i+1]
 		if start < at || end < start || end > len(d.Text) {
 			return t, false
 		}
-		t.sentences = append(t.sentences, d.Text[start:end])
+		t.Sentences = append(t.Sentences, d.Text[start:end])
 		at = end
 	}
 	return t, true
@@ -373,15 +373,15 @@ func loadDerived(batchDir, host string, key derivedKey, known map[string]robots.
 }
 
 // loadDerivedTexts reads a site's derived texts when they are current.
-func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]pageText, bool) {
+func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]PageText, bool) {
 	_, path := derivedPaths(batchDir, host)
 	var d derivedTexts
 	if !readJSON(path, &d) || d.Key != key {
 		return nil, false
 	}
-	texts := make(map[string]pageText, len(d.Texts))
+	texts := make(map[string]PageText, len(d.Texts))
 	for _, t := range d.Texts {
-		pt, ok := t.pageText()
+		pt, ok := t.PageText()
 		if !ok {
 			return nil, false
 		}
@@ -517,7 +517,7 @@ func CheckDerived(batchesDir string) []error {
 // are never current without their texts. It writes nothing for findings
 // JSON cannot carry unchanged (a string that is not UTF-8 would come back
 // altered): such a site is derived at every build instead.
-func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) error {
+func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]PageText, known map[string]robots.Agent) error {
 	df, dt, err := derivedContent(key, s, texts, known)
 	if err != nil {
 		return err
@@ -534,7 +534,7 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 
 // derivedContent is what a site's derived files hold: its findings and
 // its texts, as saveDerived keeps them and Verify compares them.
-func derivedContent(key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) (derivedFindings, derivedTexts, error) {
+func derivedContent(key derivedKey, s *Site, texts map[string]PageText, known map[string]robots.Agent) (derivedFindings, derivedTexts, error) {
 	if !validUTF8(reflect.ValueOf(s)) {
 		return derivedFindings{}, derivedTexts{}, errors.New("findings hold text that is not UTF-8; not kept")
 	}
@@ -552,7 +552,7 @@ func derivedContent(key derivedKey, s *Site, texts map[string]pageText, known ma
 
 // checkDerived compares a site's derived files in a batch with what the
 // evidence gives (Verify).
-func (c *checker) checkDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]pageText, known map[string]robots.Agent) {
+func (c *checker) checkDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]PageText, known map[string]robots.Agent) {
 	df, dt, err := derivedContent(key, s, texts, known)
 	if err != nil {
 		return // never kept

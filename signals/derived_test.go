@@ -104,16 +104,16 @@ func TestDerivedEnvelope(t *testing.T) {
 func TestDerivedTextSpans(t *testing.T) {
 	text := "Vilkår for bruk. Du kan ikke skrape sidene. Data er åpne."
 	for name, tc := range map[string]struct {
-		in        pageText
+		in        PageText
 		wantSpans bool
 	}{
-		"sentences of the text":   {pageText{text: text, readAt: "r", sentences: []string{"Vilkår for bruk.", "Du kan ikke skrape sidene.", "Data er åpne."}}, true},
-		"a sentence twice":        {pageText{text: "Ja. Ja.", sentences: []string{"Ja.", "Ja."}}, true},
-		"out of order":            {pageText{text: text, sentences: []string{"Data er åpne.", "Vilkår for bruk."}}, false},
-		"not in the text":         {pageText{text: text, sentences: []string{"Vilkår for bruk.", "Noe annet."}}, false},
-		"robots.txt lines only":   {pageText{sentences: []string{"User-agent: *", "Disallow: /"}}, false},
-		"text without sentences":  {pageText{text: text}, false},
-		"an empty sentence found": {pageText{text: text, sentences: []string{""}}, true},
+		"sentences of the text":   {PageText{Text: text, ReadAt: "r", Sentences: []string{"Vilkår for bruk.", "Du kan ikke skrape sidene.", "Data er åpne."}}, true},
+		"a sentence twice":        {PageText{Text: "Ja. Ja.", Sentences: []string{"Ja.", "Ja."}}, true},
+		"out of order":            {PageText{Text: text, Sentences: []string{"Data er åpne.", "Vilkår for bruk."}}, false},
+		"not in the text":         {PageText{Text: text, Sentences: []string{"Vilkår for bruk.", "Noe annet."}}, false},
+		"robots.txt lines only":   {PageText{Sentences: []string{"User-agent: *", "Disallow: /"}}, false},
+		"text without sentences":  {PageText{Text: text}, false},
+		"an empty sentence found": {PageText{Text: text, Sentences: []string{""}}, true},
 	} {
 		d := newDerivedText("https://x.test/", tc.in)
 		if got := len(d.Spans) > 0; got != tc.wantSpans {
@@ -128,8 +128,8 @@ func TestDerivedTextSpans(t *testing.T) {
 		if err := json.Unmarshal(data, &back); err != nil {
 			t.Fatal(err)
 		}
-		got, ok := back.pageText()
-		if !ok || got.text != tc.in.text || got.readAt != tc.in.readAt || !slices.Equal(got.sentences, tc.in.sentences) {
+		got, ok := back.PageText()
+		if !ok || got.Text != tc.in.Text || got.ReadAt != tc.in.ReadAt || !slices.Equal(got.Sentences, tc.in.Sentences) {
 			t.Errorf("%s: came back as %+v (ok %v), went in as %+v", name, got, ok, tc.in)
 		}
 	}
@@ -139,7 +139,7 @@ func TestDerivedTextSpans(t *testing.T) {
 		"backwards":     {5, 2},
 		"overlapping":   {0, 10, 5, 12},
 	} {
-		if _, ok := (derivedText{Text: text, Spans: spans}).pageText(); ok {
+		if _, ok := (derivedText{Text: text, Spans: spans}).PageText(); ok {
 			t.Errorf("%s spans %v accepted", name, spans)
 		}
 	}

@@ -14,12 +14,12 @@ const MaxDiffLines = 20
 // are among each batch's texts, asked for only when some file changed.
 // unchanged lists the files that changed with no line added or removed
 // (lines moved, or blank lines and spacing alone).
-func robotsDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]pageText) (out []Diff, unchanged []string) {
+func robotsDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]PageText) (out []Diff, unchanged []string) {
 	before := map[string]Robots{}
 	for _, r := range append([]Robots{old.Robots}, old.OtherRobots...) {
 		before[r.URL] = r
 	}
-	var oldTexts, curTexts map[string]pageText
+	var oldTexts, curTexts map[string]PageText
 	for _, r := range append([]Robots{cur.Robots}, cur.OtherRobots...) {
 		o, ok := before[r.URL]
 		if !ok || o.SHA256 == "" || r.SHA256 == "" || o.SHA256 == r.SHA256 {
@@ -44,9 +44,9 @@ func robotsDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]pageTe
 
 // wholeRobotsLines are all the lines of a robots.txt as read in its batch:
 // from the batch's texts, or the shown lines when they are the whole file.
-func wholeRobotsLines(r Robots, texts map[string]pageText) ([]string, bool) {
+func wholeRobotsLines(r Robots, texts map[string]PageText) ([]string, bool) {
 	if t, ok := texts[robotsTextKey(r.URL)]; ok {
-		return t.sentences, true
+		return t.Sentences, true
 	}
 	if len(r.Lines) == r.LineCount {
 		return r.Lines, true
@@ -58,8 +58,8 @@ func wholeRobotsLines(r Robots, texts map[string]pageText) ([]string, bool) {
 // changed, the sentences that appeared and those that disappeared. The
 // texts are asked for only when some document changed: reading them is the
 // costly part of a build with history.
-func documentDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]pageText) []Diff {
-	var oldTexts, curTexts map[string]pageText
+func documentDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]PageText) []Diff {
+	var oldTexts, curTexts map[string]PageText
 	was := map[string]Document{}
 	for _, d := range old.Read {
 		was[d.URL] = d
@@ -78,21 +78,21 @@ func documentDiffs(old, cur *Site, oldTextsOf, curTextsOf func() map[string]page
 		if !ok1 || !ok2 {
 			continue
 		}
-		if df := lineDiff(d.URL, "document", ot.sentenceList(), ct.sentenceList()); df != nil {
+		if df := lineDiff(d.URL, "document", ot.SentenceList(), ct.SentenceList()); df != nil {
 			out = append(out, *df)
 		}
 	}
 	return out
 }
 
-// sentenceList is a page's sentences as the terms reader cuts them, the
+// SentenceList is a page's sentences as the terms reader cuts them, the
 // same whether the text was just extracted or kept; a text kept before
 // sentences were (none recorded) is cut at sentence ends alone.
-func (p pageText) sentenceList() []string {
-	if p.sentences != nil {
-		return p.sentences
+func (p PageText) SentenceList() []string {
+	if p.Sentences != nil {
+		return p.Sentences
 	}
-	return sentences(p.text)
+	return sentences(p.Text)
 }
 
 // lineDiff compares two lists as multisets, keeping each list's order: a

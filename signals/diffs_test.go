@@ -10,13 +10,13 @@ import (
 // robotsVersion is a site whose home robots.txt has the given lines, as a
 // build derives it: the page's Lines cut at MaxRobotsLines, and the whole
 // file among the batch's texts.
-func robotsVersion(batch string, lines []string) (*Site, func() map[string]pageText) {
+func robotsVersion(batch string, lines []string) (*Site, func() map[string]PageText) {
 	const u = "https://big.test/robots.txt"
 	s := &Site{Batch: batch, Robots: Robots{URL: u, Outcome: OutcomeRules, Status: 200,
 		SHA256: fmt.Sprintf("%x", len(lines)) + batch, LineCount: len(lines),
 		Lines: slices.Clone(lines[:min(len(lines), MaxRobotsLines)])}}
-	texts := map[string]pageText{robotsTextKey(u): {sentences: lines}}
-	return s, func() map[string]pageText { return texts }
+	texts := map[string]PageText{robotsTextKey(u): {Sentences: lines}}
+	return s, func() map[string]PageText { return texts }
 }
 
 func numbered(format string, n int) []string {
@@ -71,7 +71,7 @@ func TestRobotsDiffWholeFile(t *testing.T) {
 
 	// Without the whole file (an older derived file), no diff is made of
 	// the shown part as if it were the file.
-	none := func() map[string]pageText { return map[string]pageText{} }
+	none := func() map[string]PageText { return map[string]PageText{} }
 	if c := diff(old, cur, none, none); c == nil || len(c.Diffs) != 0 {
 		t.Errorf("a diff of the shown lines: %+v", c)
 	}

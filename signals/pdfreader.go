@@ -14,39 +14,17 @@ import (
 // name of the code in a key says which reader derived it: findings read
 // in process are never taken for a child's, nor the other way round.
 
-// pdfReader is the build's PDF reader: opt.PDF when set, else children
-// running opt.PDFChild under extract.DefaultPDFLimits (one per worker,
-// each reading PDF after PDF), else in process. done ends the children.
-func (opt Options) pdfReader(workers int) (read func(body []byte) (string, error), done func()) {
-	switch {
-	case opt.PDF != nil:
-		return opt.PDF, func() {}
-	case opt.PDFChild != nil:
-		pool := extract.NewPDFPool(slices.Clone(opt.PDFChild), extract.DefaultPDFLimits, workers)
+// PDFReader is the reader that takes a PDF's text for findings: children
+// running child under extract.DefaultPDFLimits (one per worker, each
+// reading PDF after PDF), or in process when child is nil. done ends the
+// children.
+func PDFReader(child []string, workers int) (read func(body []byte) (string, error), done func()) {
+	if child != nil {
+		pool := extract.NewPDFPool(slices.Clone(child), extract.DefaultPDFLimits, workers)
 		return func(body []byte) (string, error) {
 			text, _, err := pool.Read(context.Background(), body)
 			return text, err
 		}, pool.Close
-	default:
-		return func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }, func() {}
 	}
-}
-
-// codeName is the name of the deriving code in the keys of a build with
-// opt: opt.Code when set; else CodeVersion and the reader pdfReader picks;
-// "" (nothing read or kept) for a reader of the caller's that opt.Code
-// does not name, or when CodeVersion is "".
-func (opt Options) codeName() string {
-	if opt.Code != "" {
-		return opt.Code
-	}
-	v := CodeVersion()
-	switch {
-	case v == "" || opt.PDF != nil:
-		return ""
-	case opt.PDFChild != nil:
-		return v + " pdf-child"
-	default:
-		return v + " pdf-in-process"
-	}
+	return func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }, func() {}
 }
