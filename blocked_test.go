@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -24,7 +25,7 @@ func TestBlockedSiteShowsNothingFromEarlierBatches(t *testing.T) {
 	web := copyHosts(t, "kommune.test", "data.kommune.test")
 	crawlInto(t, web, list, batches, "20261101T060000Z")
 
-	open, err := signals.Build(list, batches, signals.Options{Content: crawlsignals.Content()})
+	open, err := derived.Build(list, batches, derived.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestBlockedSiteShowsNothingFromEarlierBatches(t *testing.T) {
 	k, _ := list.Lookup("kommune.test")
 	k.Blocked, k.BlockedSince = true, "2026-11-15"
 	check := func(when string) {
-		all, err := signals.Build(list, batches, signals.Options{Content: crawlsignals.Content()})
+		all, err := derived.Build(list, batches, derived.Options{Content: crawlsignals.Content()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -80,7 +81,7 @@ func TestChangesBetweenBatches(t *testing.T) {
 	web["kommune.test/vilkar.html"] = &fstest.MapFile{Data: []byte(strings.Replace(terms, "Dette gjelder også innsamling med sikte på maskinlæring.", "", 1))}
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 
-	all, err := signals.Build(list, batches, signals.Options{})
+	all, err := derived.Build(list, batches, derived.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/derived"
 )
 
 // TestCodeVersionOfBinary checks that the command built from this tree
@@ -13,7 +13,7 @@ import (
 // different packages (the pages, the commands) and record their modules
 // differently: derived files a test writes are current for the command.
 func TestCodeVersionOfBinary(t *testing.T) {
-	want := signals.CodeVersion()
+	want := derived.CodeVersion()
 	if want == "" {
 		t.Fatal("the test binary names no deriving code")
 	}

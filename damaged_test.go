@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
-	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -102,7 +102,7 @@ func TestDamagedResponseFailsBuild(t *testing.T) {
 	}
 	damageBody(t, filepath.Join(dir, "kommune.test.warc.gz"), x.ResponseOffset, "Automatisert innsamling")
 
-	all, err := signals.Build(list, batches, signals.Options{})
+	all, err := derived.Build(list, batches, derived.Options{})
 	if err == nil {
 		t.Fatal("build over a damaged response record: no error")
 	}

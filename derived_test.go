@@ -12,6 +12,7 @@ import (
 	"testing/fstest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -23,10 +24,10 @@ import (
 // the same to the byte.
 
 // buildTo builds the website of batches into a new folder and returns it.
-func buildTo(t *testing.T, list *sites.List, batches string, opt signals.Options) string {
+func buildTo(t *testing.T, list *sites.List, batches string, opt derived.Options) string {
 	t.Helper()
 	opt.Content = crawlsignals.Content()
-	all, err := signals.Build(list, batches, opt)
+	all, err := derived.Build(list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,9 +43,9 @@ func buildTo(t *testing.T, list *sites.List, batches string, opt signals.Options
 }
 
 // streamTo builds as the build command does: each site's files written as
-// it is derived (signals.Each into render.Stream), only a brief of each
+// it is derived (derived.Each into render.Stream), only a brief of each
 // kept for the views across sites.
-func streamTo(t *testing.T, list *sites.List, batches string, opt signals.Options) string {
+func streamTo(t *testing.T, list *sites.List, batches string, opt derived.Options) string {
 	t.Helper()
 	opt.Content = crawlsignals.Content()
 	rd, err := render.New()
@@ -56,7 +57,7 @@ func streamTo(t *testing.T, list *sites.List, batches string, opt signals.Option
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := signals.Each(list, batches, opt, st.Site); err != nil {
+	if err := derived.Each(list, batches, opt, st.Site); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Close(); err != nil {
@@ -116,7 +117,7 @@ func copyBatches(t *testing.T, from, to string) {
 		}
 		rel, _ := filepath.Rel(from, p)
 		if d.IsDir() {
-			if d.Name() == signals.DerivedDir {
+			if d.Name() == derived.DerivedDir {
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(to, rel), 0o755)
@@ -137,7 +138,7 @@ func derivedFiles(t *testing.T, batches string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(batches, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.Contains(p, string(filepath.Separator)+signals.DerivedDir+string(filepath.Separator)) {
+		if err == nil && !d.IsDir() && strings.Contains(p, string(filepath.Separator)+derived.DerivedDir+string(filepath.Separator)) {
 			out = append(out, p)
 		}
 		return nil
@@ -153,27 +154,27 @@ func checkCache(t *testing.T, list *sites.List, batches string) {
 	if n := len(derivedFiles(t, batches)); n != 0 {
 		t.Fatalf("%d derived files before the first build", n)
 	}
-	cold := buildTo(t, list, batches, signals.Options{Workers: 1, Code: "test-1"})
+	cold := buildTo(t, list, batches, derived.Options{Workers: 1, Code: "test-1"})
 	kept := len(derivedFiles(t, batches))
 	if kept == 0 {
 		t.Fatal("a build kept no derived file")
 	}
 	t.Logf("%d derived files kept", kept)
-	warm := buildTo(t, list, batches, signals.Options{Workers: 8, Code: "test-1"})
+	warm := buildTo(t, list, batches, derived.Options{Workers: 8, Code: "test-1"})
 	sameTree(t, "cold (1 worker) vs warm (8 workers)", cold, warm)
-	streamed := streamTo(t, list, batches, signals.Options{Workers: 8, Code: "test-1"})
+	streamed := streamTo(t, list, batches, derived.Options{Workers: 8, Code: "test-1"})
 	sameTree(t, "every site held vs each written as it is derived", cold, streamed)
 
-	if err := signals.RemoveDerived(batches); err != nil {
+	if err := derived.RemoveDerived(batches); err != nil {
 		t.Fatal(err)
 	}
 	if n := len(derivedFiles(t, batches)); n != 0 {
 		t.Fatalf("%d derived files left after RemoveDerived", n)
 	}
-	again := buildTo(t, list, batches, signals.Options{Workers: 8, Code: "test-1"})
+	again := buildTo(t, list, batches, derived.Options{Workers: 8, Code: "test-1"})
 	sameTree(t, "cold vs rebuilt after deleting every derived file", cold, again)
 
-	stale := buildTo(t, list, batches, signals.Options{Workers: 2, Code: "test-2"})
+	stale := buildTo(t, list, batches, derived.Options{Workers: 2, Code: "test-2"})
 	sameTree(t, "cold vs derived again by another code version", cold, stale)
 	if errs := verifyAll(batches); len(errs) > 0 {
 		t.Errorf("evidence verify with derived files present: %v", errs)
@@ -230,11 +231,11 @@ func TestDerivedHistoryMatchesEvidence(t *testing.T) {
 	content := fstest.MapFS{"sites/kommune.test.md": {Data: []byte("+++\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" +
 		"Automatisert innsamling av innhold fra nettstedet er ikke tillatt uten skriftlig samtykke.\"\n\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\n" +
 		"text = \"Dette gjelder også innsamling med sikte på maskinlæring.\"\n+++\n")}}
-	warm, err := signals.Build(list, batches, signals.Options{Code: "test-1", Content: content})
+	warm, err := derived.Build(list, batches, derived.Options{Code: "test-1", Content: content})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := signals.Build(list, batches, signals.Options{Code: "test-1", Content: content, Fresh: true})
+	fresh, err := derived.Build(list, batches, derived.Options{Code: "test-1", Content: content, Fresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,8 +262,8 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	web := copyHosts(t, "kommune.test", "data.kommune.test")
 	crawlInto(t, web, list, batches, "20261101T060000Z")
 	crawlInto(t, web, list, batches, "20261201T060000Z")
-	opt := signals.Options{Code: "test-1", Content: crawlsignals.Content()}
-	before, err := signals.Build(list, batches, opt)
+	opt := derived.Options{Code: "test-1", Content: crawlsignals.Content()}
+	before, err := derived.Build(list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,16 +277,16 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	after, err := signals.Build(list, batches, opt)
+	after, err := derived.Build(list, batches, opt)
 	if err != nil {
 		t.Fatalf("a warm build read a WARC: %v", err)
 	}
 	// Without the kept history, the history is computed again from each
 	// batch's derived findings, still without a WARC.
-	if err := os.Remove(filepath.Join(batches, signals.DerivedDir, "kommune.test.history.json")); err != nil {
+	if err := os.Remove(filepath.Join(batches, derived.DerivedDir, "kommune.test.history.json")); err != nil {
 		t.Fatal(err)
 	}
-	again, err := signals.Build(list, batches, opt)
+	again, err := derived.Build(list, batches, opt)
 	if err != nil {
 		t.Fatalf("a build from derived findings read a WARC: %v", err)
 	}
@@ -297,7 +298,7 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	}
 	// The same evidence derived fresh now fails: the WARC is damaged.
 	opt.Fresh = true
-	if _, err := signals.Build(list, batches, opt); err == nil {
+	if _, err := derived.Build(list, batches, opt); err == nil {
 		t.Error("a fresh build of a zeroed WARC reported no damage")
 	}
 }
@@ -313,8 +314,8 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	}
 	batches := filepath.Join(t.TempDir(), "batches")
 	crawlInto(t, copyHosts(t, "kommune.test", "data.kommune.test"), list, batches, "20261201T060000Z")
-	opt := signals.Options{Code: "test-1", Content: crawlsignals.Content()}
-	before, err := signals.Build(list, batches, opt)
+	opt := derived.Options{Code: "test-1", Content: crawlsignals.Content()}
+	before, err := derived.Build(list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,12 +356,12 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	if changed == 0 {
 		t.Fatalf("no derived file holds the quote %q", quote)
 	}
-	if errs := signals.CheckDerived(batches); len(errs) != changed {
+	if errs := derived.CheckDerived(batches); len(errs) != changed {
 		t.Errorf("CheckDerived found %d changed files, want %d: %v", len(errs), changed, errs)
-	} else if !strings.Contains(errs[0].Error(), signals.DerivedDir) {
+	} else if !strings.Contains(errs[0].Error(), derived.DerivedDir) {
 		t.Errorf("CheckDerived does not name the file: %v", errs[0])
 	}
-	after, err := signals.Build(list, batches, opt)
+	after, err := derived.Build(list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +370,7 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	if !bytes.Equal(a, b) {
 		t.Errorf("a build over a changed derived file differs from the evidence's findings:\n%s\n%s", a, b)
 	}
-	if errs := signals.CheckDerived(batches); len(errs) != 0 {
+	if errs := derived.CheckDerived(batches); len(errs) != 0 {
 		t.Errorf("after the build, derived files still changed: %v", errs)
 	}
 }

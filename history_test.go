@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/internal/sitecheck"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -48,7 +49,7 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 			for _, f := range []string{"kommune.test.warc.gz", "kommune.test.texts.json"} {
 				os.Remove(filepath.Join(part, e, f))
 			}
-			if err := os.RemoveAll(filepath.Join(part, e, signals.DerivedDir)); err != nil {
+			if err := os.RemoveAll(filepath.Join(part, e, derived.DerivedDir)); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(filepath.Join(part, e, "kommune.test.json")); err != nil {
@@ -56,7 +57,7 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 			}
 		}
 		if i < n-1 {
-			got, err := signals.Build(list, part, signals.Options{Code: "test-1", Content: crawlsignals.Content()})
+			got, err := derived.Build(list, part, derived.Options{Code: "test-1", Content: crawlsignals.Content()})
 			if err != nil {
 				t.Fatalf("batch %d of %d, built from the history record: %v", i+1, n, err)
 			}
@@ -68,17 +69,17 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 				}
 			}
 		}
-		last = buildTo(t, list, part, signals.Options{Workers: 8, Code: "test-1"})
+		last = buildTo(t, list, part, derived.Options{Workers: 8, Code: "test-1"})
 	}
 	// What a build needs whole: the newest batch, while the record holds;
 	// every batch under another code version.
-	if got, err := signals.Needs(list, part, signals.Options{Code: "test-1", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names[n-1:]) {
+	if got, err := derived.Needs(list, part, derived.Options{Code: "test-1", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names[n-1:]) {
 		t.Errorf("needs %q, %v; want %q", got, err, names[n-1:])
 	}
-	if got, err := signals.Needs(list, part, signals.Options{Code: "test-2", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names) {
+	if got, err := derived.Needs(list, part, derived.Options{Code: "test-2", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names) {
 		t.Errorf("needs under another code %q, %v; want every batch", got, err)
 	}
-	cold := buildTo(t, list, all, signals.Options{Workers: 1, Code: "test-1"})
+	cold := buildTo(t, list, all, derived.Options{Workers: 1, Code: "test-1"})
 	sameTree(t, "every batch's evidence vs the newest batch and the history record", cold, last)
 
 	// Every link resolves: the directory names the older change without
@@ -91,7 +92,7 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 	if err != nil || !strings.Contains(string(page), "The last change we found is older, in the batch of") {
 		t.Errorf("the site's page does not name the older change: %v", err)
 	}
-	got, err := signals.Build(list, all, signals.Options{Code: "test-1", Fresh: true})
+	got, err := derived.Build(list, all, derived.Options{Code: "test-1", Fresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,11 +123,11 @@ func TestHistoryRecordStaleIsFoldedAgain(t *testing.T) {
 	robots := string(web["kommune.test/robots.txt"].Data) + "\nUser-agent: GPTBot\nDisallow: /\n"
 	web["kommune.test/robots.txt"] = &fstest.MapFile{Data: []byte(robots)}
 	crawlInto(t, web, list, batches, "20261201T060000Z")
-	opt := signals.Options{Code: "test-1"}
-	if _, err := signals.Build(list, batches, opt); err != nil {
+	opt := derived.Options{Code: "test-1"}
+	if _, err := derived.Build(list, batches, opt); err != nil {
 		t.Fatal(err)
 	}
-	record := filepath.Join(batches, signals.DerivedDir, "kommune.test.history.json")
+	record := filepath.Join(batches, derived.DerivedDir, "kommune.test.history.json")
 	kept, err := os.ReadFile(record)
 	if err != nil {
 		t.Fatal(err)
@@ -142,8 +143,8 @@ func TestHistoryRecordStaleIsFoldedAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	os.RemoveAll(filepath.Join(batches, "20261101T060000Z", signals.DerivedDir))
-	fresh, err := signals.Build(list, batches, signals.Options{Code: "test-1", Fresh: true})
+	os.RemoveAll(filepath.Join(batches, "20261101T060000Z", derived.DerivedDir))
+	fresh, err := derived.Build(list, batches, derived.Options{Code: "test-1", Fresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -45,7 +46,7 @@ func TestLongRobotsDiffThroughEvidence(t *testing.T) {
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 
 	for _, build := range []string{"from the WARC", "from the derived files"} {
-		all, err := signals.Build(list, batches, signals.Options{Code: "longdiff-test"})
+		all, err := derived.Build(list, batches, derived.Options{Code: "longdiff-test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +112,7 @@ func TestRobotsDiffPast500KiB(t *testing.T) {
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 
 	for _, build := range []string{"from the WARC", "from the derived files"} {
-		all, err := signals.Build(list, batches, signals.Options{Code: "longdiff-test"})
+		all, err := derived.Build(list, batches, derived.Options{Code: "longdiff-test"})
 		if err != nil {
 			t.Fatal(err)
 		}

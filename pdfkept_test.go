@@ -8,8 +8,8 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/fixture"
-	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -34,7 +34,7 @@ func TestCrawlKeepsPDFTextsForTheBuild(t *testing.T) {
 			reads++
 			return text, nil
 		}
-		read, done := signals.Options{Code: "test-1", PDF: reader}.CrawlPDFReader(1)
+		read, done := derived.Options{Code: "test-1", PDF: reader}.CrawlPDFReader(1)
 		defer done()
 		batches := t.TempDir()
 		c, err := crawl.New(crawl.Config{Batches: batches, PDFText: read, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
@@ -47,13 +47,13 @@ func TestCrawlKeepsPDFTextsForTheBuild(t *testing.T) {
 		if reads != 1 {
 			t.Fatalf("the crawl read the PDF %d times, want once", reads)
 		}
-		kept, _ := filepath.Glob(filepath.Join(batches, "*", signals.DerivedDir, "pdf", "*.json"))
+		kept, _ := filepath.Glob(filepath.Join(batches, "*", derived.DerivedDir, "pdf", "*.json"))
 		if len(kept) != 1 {
 			t.Fatalf("the crawl kept %d PDF texts, want 1: %v", len(kept), kept)
 		}
 
 		build := func(code string) string {
-			return buildTo(t, list, batches, signals.Options{Code: code, PDF: reader})
+			return buildTo(t, list, batches, derived.Options{Code: code, PDF: reader})
 		}
 		reads = 0
 		first := build("test-1")
@@ -69,7 +69,7 @@ func TestCrawlKeepsPDFTextsForTheBuild(t *testing.T) {
 			t.Errorf("a build by other code read the PDF %d times, want once (the kept text is another code's)", reads)
 		}
 		sameTree(t, "the kept text vs the PDF read again by other code", first, other)
-		if err := signals.RemoveDerived(batches); err != nil {
+		if err := derived.RemoveDerived(batches); err != nil {
 			t.Fatal(err)
 		}
 		reads = 0

@@ -15,6 +15,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/render"
@@ -88,7 +89,7 @@ func doCrawl() (*demoRun, error) {
 		return nil, err
 	}
 	r.log = srv.Log()
-	all, err := signals.Build(list, r.batches, signals.Options{Content: crawlsignals.Content()})
+	all, err := derived.Build(list, r.batches, derived.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		return nil, err
 	}
@@ -360,7 +361,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := filepath.Join(t.TempDir(), "public")
-	all, err := signals.Build(list, r.batches, signals.Options{Content: crawlsignals.Content()})
+	all, err := derived.Build(list, r.batches, derived.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +411,7 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 			"\"\ntopic = \"scraping\"\n\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" + bad + "\"\n+++\nNotes.\n")},
 		"sites/avis.test.md": {Data: []byte("+++\n[open_by_design]\nverdict = true\nreason = \"The archive API is described in a signed agreement.\"\n+++\n")},
 	}
-	all, err := signals.Build(list, r.batches, signals.Options{Content: content})
+	all, err := derived.Build(list, r.batches, derived.Options{Content: content})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -66,7 +67,7 @@ func crawlPurposeHosts(t *testing.T) *purposeRun {
 	var run *purposeRun
 	synctest.Test(t, func(t *testing.T) {
 		list, batches, _ := crawlWeb(t, crawlsignals.FixtureWeb(), purposeList, "")
-		out := streamTo(t, list, batches, signals.Options{})
+		out := streamTo(t, list, batches, derived.Options{})
 		file := func(rel string) []byte {
 			data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(rel)))
 			if err != nil {

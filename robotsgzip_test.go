@@ -9,8 +9,8 @@ import (
 	"testing/fstest"
 	"testing/synctest"
 
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/extract"
-	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // Issue 24, item 7: a gzip robots.txt over 10 MB decoded. The crawler read
@@ -49,7 +49,7 @@ func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 					"treg.test/index.html":    {Data: []byte(page)},
 				}
 				list, batches, _ := crawlWeb(t, web, tregList, "")
-				all, err := signals.Build(list, batches, signals.Options{Code: "test-1"})
+				all, err := derived.Build(list, batches, derived.Options{Code: "test-1"})
 				if err != nil {
 					t.Fatalf("build: %v", err)
 				}
@@ -77,12 +77,12 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		list, batches, _ := crawlWeb(t, tregPDFWeb("%PDF-1.7\n(not read here)\n"), tregList, "")
 		calls := 0
-		opt := signals.Options{Code: "test-1", PDF: func([]byte) (string, error) {
+		opt := derived.Options{Code: "test-1", PDF: func([]byte) (string, error) {
 			calls++
 			return "", fmt.Errorf("%w: %w (30s)", extract.ErrPDFLimit, extract.ErrPDFTimeout)
 		}}
 		for range 2 {
-			if _, err := signals.Build(list, batches, opt); err != nil {
+			if _, err := derived.Build(list, batches, opt); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -97,7 +97,7 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 			return "", fmt.Errorf("%w: child failed (signal: killed)", extract.ErrPDFLimit)
 		}
 		for range 2 {
-			signals.Build(list, batches, opt)
+			derived.Build(list, batches, opt)
 		}
 		if calls != 2 {
 			t.Errorf("a crashed PDF reader was run %d times over two builds, want twice", calls)

@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/render"
-	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // BenchmarkScale times what a user runs, as whole processes of the
@@ -420,7 +420,7 @@ func coldBuild(b *testing.B, bin, dir, toml, batches string, runs int) {
 	out := filepath.Join(dir, "public")
 	logFile := filepath.Join(dir, "build.log")
 	cold := func() {
-		if err := signals.RemoveDerived(batches); err != nil {
+		if err := derived.RemoveDerived(batches); err != nil {
 			b.Fatal(err)
 		}
 		os.RemoveAll(out)
@@ -430,7 +430,7 @@ func coldBuild(b *testing.B, bin, dir, toml, batches string, runs int) {
 	}
 	// What a weekly run's build does with the batch its crawl just wrote:
 	// derived files only from the crawl (the texts of the PDFs it read,
-	// signals.CrawlPDFReader). Timed once, before anything else.
+	// derived.CrawlPDFReader). Timed once, before anything else.
 	os.RemoveAll(out)
 	afterCrawl := ours()
 	cold()

@@ -9,8 +9,8 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
-	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // publisherGroup is the fixture web's two papers that share one
@@ -46,7 +46,7 @@ func TestSharedHostEvidenceForEverySite(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s was requested %d times, want once", page, n)
 		}
-		all, err := signals.Build(list, batches, signals.Options{})
+		all, err := derived.Build(list, batches, derived.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,17 +114,17 @@ func TestDerivedFindingsOfSharedRecordsGoWithTheirWARC(t *testing.T) {
 		if pointer == "" {
 			t.Fatal("no record is stored by the other site")
 		}
-		opt := signals.Options{Code: "test-1"}
-		if _, err := signals.Build(list, batches, opt); err != nil {
+		opt := derived.Options{Code: "test-1"}
+		if _, err := derived.Build(list, batches, opt); err != nil {
 			t.Fatal(err)
 		}
 		gone := filepath.Join(dir, storer+".warc.gz")
 		if err := os.Rename(gone, gone+".moved"); err != nil {
 			t.Fatal(err)
 		}
-		warm, werr := signals.Build(list, batches, opt)
+		warm, werr := derived.Build(list, batches, opt)
 		opt.Fresh = true
-		fresh, ferr := signals.Build(list, batches, opt)
+		fresh, ferr := derived.Build(list, batches, opt)
 		if werr == nil || ferr == nil {
 			t.Fatalf("builds without %s: warm %v, fresh %v", gone, werr, ferr)
 		}

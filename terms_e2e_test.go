@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -71,7 +72,7 @@ func crawlTermsHost(t *testing.T) *termsSite {
 				t.Errorf("%s%s was not requested and answered", termsHost, p)
 			}
 		}
-		out := buildTo(t, list, batches, signals.Options{})
+		out := buildTo(t, list, batches, derived.Options{})
 		file := func(rel string) string {
 			data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(rel)))
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -32,7 +33,7 @@ notes = "bans in forms a word list misses"
 	var site signals.Site
 	synctest.Test(t, func(t *testing.T) {
 		l, batches, _ := crawlWeb(t, crawlsignals.FixtureWeb(), list, "")
-		out := buildTo(t, l, batches, signals.Options{})
+		out := buildTo(t, l, batches, derived.Options{})
 		raw, err := os.ReadFile(filepath.Join(out, "sites", "forbud.test", "signals.json"))
 		if err != nil {
 			t.Fatal(err)

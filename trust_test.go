@@ -15,8 +15,8 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/fixture"
-	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -57,7 +57,7 @@ func crawlTwoPDFs(t *testing.T) (*sites.List, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	read, done := signals.Options{Code: "test-1", PDF: twoPDFReader}.CrawlPDFReader(1)
+	read, done := derived.Options{Code: "test-1", PDF: twoPDFReader}.CrawlPDFReader(1)
 	defer done()
 	batches := t.TempDir()
 	c, err := crawl.New(crawl.Config{Batches: batches, PDFText: read, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
@@ -74,7 +74,7 @@ func crawlTwoPDFs(t *testing.T) (*sites.List, string) {
 func keptPDFPath(t *testing.T, batches, body string) string {
 	t.Helper()
 	sum := sha256.Sum256([]byte(body))
-	paths, _ := filepath.Glob(filepath.Join(batches, "*", signals.DerivedDir, "pdf", hex.EncodeToString(sum[:])+".json"))
+	paths, _ := filepath.Glob(filepath.Join(batches, "*", derived.DerivedDir, "pdf", hex.EncodeToString(sum[:])+".json"))
 	if len(paths) != 1 {
 		t.Fatalf("kept texts of the PDF: %v, want one", paths)
 	}
@@ -109,7 +109,7 @@ func forgeDerived(t *testing.T, path string, edit func(content map[string]any)) 
 
 // differencesName fails the test unless some difference names file, and
 // every one names a file of files.
-func differencesName(t *testing.T, what string, found []signals.Difference, files ...string) {
+func differencesName(t *testing.T, what string, found []derived.Difference, files ...string) {
 	t.Helper()
 	named := map[string]bool{}
 	for _, d := range found {
@@ -140,13 +140,13 @@ func TestKeptPDFTextsSwapped(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, found, err := signals.Verify(list, batches, signals.Options{Code: "test-1", PDF: twoPDFReader})
+		_, found, err := derived.Verify(list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
 		if err != nil {
 			t.Fatal(err)
 		}
 		differencesName(t, "verify after the swap", found, terms, prices)
 
-		all, err := signals.Build(list, batches, signals.Options{Code: "test-1", PDF: twoPDFReader})
+		all, err := derived.Build(list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,11 +159,11 @@ func TestKeptPDFTextsSwapped(t *testing.T) {
 		if len(under) != 1 || !strings.HasSuffix(under[0], "/vilkar.pdf") {
 			t.Errorf("the terms' sentence is quoted under %v, want the terms only", under)
 		}
-		swapped := buildTo(t, list, batches, signals.Options{Code: "test-1", PDF: twoPDFReader})
-		if err := signals.RemoveDerived(batches); err != nil {
+		swapped := buildTo(t, list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
+		if err := derived.RemoveDerived(batches); err != nil {
 			t.Fatal(err)
 		}
-		sameTree(t, "kept texts swapped vs none kept", swapped, buildTo(t, list, batches, signals.Options{Code: "test-1", PDF: twoPDFReader}))
+		sameTree(t, "kept texts swapped vs none kept", swapped, buildTo(t, list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader}))
 	})
 }
 
@@ -181,7 +181,7 @@ func TestKeptPDFTextForged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, found, err := signals.Verify(list, batches, signals.Options{Code: "test-1", PDF: twoPDFReader})
+		_, found, err := derived.Verify(list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +249,7 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 	}
 	verify(0)
 	newest := newestBatch(t, batches)
-	pdfs, _ := filepath.Glob(filepath.Join(newest, signals.DerivedDir, "pdf", "*.json"))
+	pdfs, _ := filepath.Glob(filepath.Join(newest, derived.DerivedDir, "pdf", "*.json"))
 	if len(pdfs) != 1 {
 		t.Fatalf("the demo's newest batch keeps %d PDF texts, want 1 (butikk.test's terms)", len(pdfs))
 	}
@@ -257,11 +257,11 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 		name, file, field string
 		edit              func(map[string]any)
 	}{
-		{"derived findings of the newest batch", filepath.Join(newest, signals.DerivedDir, "kommune.test.json"), "site.ai_use.verdict",
+		{"derived findings of the newest batch", filepath.Join(newest, derived.DerivedDir, "kommune.test.json"), "site.ai_use.verdict",
 			func(c map[string]any) {
 				c["site"].(map[string]any)["ai_use"].(map[string]any)["verdict"] = "no-objection-found"
 			}},
-		{"derived texts of the newest batch", filepath.Join(newest, signals.DerivedDir, "kommune.test.texts.json"), "texts[",
+		{"derived texts of the newest batch", filepath.Join(newest, derived.DerivedDir, "kommune.test.texts.json"), "texts[",
 			func(c map[string]any) {
 				for _, x := range c["texts"].([]any) {
 					if x := x.(map[string]any); strings.HasSuffix(x["url"].(string), "/vilkar") {
@@ -269,12 +269,12 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 					}
 				}
 			}},
-		{"history record", filepath.Join(batches, signals.DerivedDir, "avis.test.history.json"), "site.changes[0].items",
+		{"history record", filepath.Join(batches, derived.DerivedDir, "avis.test.history.json"), "site.changes[0].items",
 			func(c map[string]any) {
 				ch := c["site"].(map[string]any)["changes"].([]any)[0].(map[string]any)
 				ch["items"] = append(ch["items"].([]any), "GPTBot: allowed → disallowed")
 			}},
-		{"history record's verdicts", filepath.Join(batches, signals.DerivedDir, "avis.test.history.json"), "site.history[0].disallowed",
+		{"history record's verdicts", filepath.Join(batches, derived.DerivedDir, "avis.test.history.json"), "site.history[0].disallowed",
 			func(c map[string]any) {
 				v := c["site"].(map[string]any)["history"].([]any)[0].(map[string]any)
 				v["disallowed"] = []any{}
@@ -322,7 +322,7 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 		}
 	})
 	verify(0) // every file put back
-	if err := signals.RemoveDerived(batches); err != nil {
+	if err := derived.RemoveDerived(batches); err != nil {
 		t.Fatal(err)
 	}
 	before := fileStates(t, batches)
@@ -363,7 +363,7 @@ func TestWeeklyForgedHistoryRecord(t *testing.T) {
 	dir := t.TempDir()
 	mustWeekly(t, dir, "week")
 	mustWeekly(t, dir, "week")
-	records, _ := filepath.Glob(filepath.Join(dir, "cache", signals.DerivedDir, "*.history.json"))
+	records, _ := filepath.Glob(filepath.Join(dir, "cache", derived.DerivedDir, "*.history.json"))
 	if len(records) == 0 {
 		t.Fatal("no history record in the cache after two weeks")
 	}
@@ -399,7 +399,7 @@ func TestWeeklyForgedHistoryRecord(t *testing.T) {
 	if strings.Contains(string(published), "(forged)") {
 		t.Errorf("%s's page publishes the forged change", host)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "cache", signals.DerivedDir, filepath.Base(forged)))
+	data, err := os.ReadFile(filepath.Join(dir, "cache", derived.DerivedDir, filepath.Base(forged)))
 	if err != nil || strings.Contains(string(data), "(forged)") {
 		t.Errorf("the cache saved after the week still holds the forged record (%v)", err)
 	}

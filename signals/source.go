@@ -9,5 +9,5 @@ import "embed"
 // Test files come along with the pattern; the digest leaves them out, as
 // no binary but a test runs them.
 //
-//go:embed *.go modules.txt
+//go:embed *.go
 var Source embed.FS

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -94,7 +95,7 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 		defer debug.SetGCPercent(debug.SetGCPercent(render.GCPercent))
 	}
 	var read, gaps, open atomic.Int64
-	err = signals.Each(list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {
+	err = derived.Each(list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {
 		if s == nil || ctx.Err() != nil {
 			return nil // Close says which site is missing; an interrupt is said below
 		}
@@ -137,8 +138,8 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 // reader and under which limits is signals' to say (Options.PDFChild):
 // they decide findings, and the key of derived files names signals' code,
 // not this binary's.
-func buildOptions(e *env, content fs.FS) signals.Options {
-	return signals.Options{Content: content, Log: e.log, PDFChild: pdfChild()}
+func buildOptions(e *env, content fs.FS) derived.Options {
+	return derived.Options{Content: content, Log: e.log, PDFChild: pdfChild()}
 }
 
 // pdfChild is the command line that runs this binary as a PDF child; nil
@@ -154,11 +155,11 @@ func pdfChild() []string {
 // crawlPDF reads PDFs' text for a crawl: in child processes
 // of this binary, at most one per processor at once, each reading PDF
 // after PDF, with the reader and limits a build uses, keeping each text
-// for the build (signals.CrawlPDFReader); nil when the binary cannot find
+// for the build (derived.CrawlPDFReader); nil when the binary cannot find
 // itself (then the build reads the text, in process). done ends the
 // children.
 func crawlPDF() (read func(batchDir string, body []byte) (string, error), done func()) {
-	return signals.Options{PDFChild: pdfChild()}.CrawlPDFReader(runtime.GOMAXPROCS(0))
+	return derived.Options{PDFChild: pdfChild()}.CrawlPDFReader(runtime.GOMAXPROCS(0))
 }
 
 // crawlFirst is what to do when there is no evidence.
@@ -171,7 +172,7 @@ const crawlFirst = "crawl first (crawlsignals crawl), or name the folder of evid
 // Evidence for only some sites of the list is not nothing: the others say
 // "Not read yet". build, recheck's build, demo and verify share it. err is
 // a folder that cannot be read, or an empty -batches (bad usage).
-func noEvidence(list *sites.List, batches string, opt signals.Options) (why string, err error) {
+func noEvidence(list *sites.List, batches string, opt derived.Options) (why string, err error) {
 	if batches == "" {
 		return "", fmt.Errorf("%w: -batches names no folder", errUsage)
 	}
@@ -215,11 +216,11 @@ func noEvidence(list *sites.List, batches string, opt signals.Options) (why stri
 	// A store opened with its listing only (README, "Running it weekly"):
 	// the listing may name evidence of the list that was never fetched.
 	// A build reads evidence, not its names: that is still nothing here.
-	if _, err := os.Stat(filepath.Join(batches, signals.ListingFile)); err == nil {
-		needs, err := signals.Needs(list, batches, opt)
+	if _, err := os.Stat(filepath.Join(batches, derived.ListingFile)); err == nil {
+		needs, err := derived.Needs(list, batches, opt)
 		if len(needs) > 0 {
 			return fmt.Sprintf("%s holds no evidence for %s of the list; its listing (%s) names some that is not here (fetch what crawlsignals evidence needs lists)",
-				batches, sitesOfList, signals.ListingFile), nil
+				batches, sitesOfList, derived.ListingFile), nil
 		}
 		if err != nil {
 			return "", err

@@ -18,7 +18,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
-	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -39,7 +39,7 @@ func TestVersion(t *testing.T) {
 		if !strings.Contains(out, runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH) {
 			t.Errorf("%v: %q does not name the Go release %s", args, out, runtime.Version())
 		}
-		if cv := signals.CodeVersion(); cv != "" && !strings.Contains(out, ", deriving code "+cv) {
+		if cv := derived.CodeVersion(); cv != "" && !strings.Contains(out, ", deriving code "+cv) {
 			t.Errorf("%v: %q does not name the deriving code %s", args, out, cv)
 		}
 	}

@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/extract"
-	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // Exit statuses: 0 the job did what it says; 1 it ran but failed in part
@@ -112,7 +112,7 @@ func stopAfterSignal(ctx context.Context, finished <-chan struct{}, grace time.D
 const pdfChildCommand = "internal-pdf-text"
 
 // codeVersionCommand is the hidden command that prints the name of the
-// deriving code in the keys of derived files (signals.CodeVersion), so a
+// deriving code in the keys of derived files (derived.CodeVersion), so a
 // test can check that this binary and a test binary of the same tree agree.
 const codeVersionCommand = "internal-code-version"
 
@@ -121,7 +121,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return extract.RunPDFChild(stdin, stdout)
 	}
 	if len(args) > 0 && args[0] == codeVersionCommand {
-		fmt.Fprintln(stdout, signals.CodeVersion())
+		fmt.Fprintln(stdout, derived.CodeVersion())
 		return exitOK
 	}
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr,
@@ -225,7 +225,7 @@ func runVersion(_ context.Context, e *env, args []string) error {
 	if !ok {
 		bi = nil
 	}
-	fmt.Fprintln(e.stdout, versionLine(bi, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH, signals.CodeVersion()))
+	fmt.Fprintln(e.stdout, versionLine(bi, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH, derived.CodeVersion()))
 	return nil
 }
 
@@ -233,7 +233,7 @@ func runVersion(_ context.Context, e *env, args []string) error {
 // pseudo-version the go command stamps from the checkout), the commit it was
 // built from with its time and "+dirty" when the tree had changes, the Go
 // release and platform, and code, the key derived files are kept under
-// (signals.CodeVersion; a new key means the next build derives every site
+// (derived.CodeVersion; a new key means the next build derives every site
 // again). bi is nil when the binary carries no build information.
 func versionLine(bi *debug.BuildInfo, goVersion, platform, code string) string {
 	version, rev, at, dirty := "(devel)", "", "", false

@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/crawlsignals/crawlsignals/signals"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -26,7 +26,7 @@ func runEvidenceNeeds(e *env, args []string) error {
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
-	needs, err := signals.Needs(list, *batches, buildOptions(e, contentFS(*content)))
+	needs, err := derived.Needs(list, *batches, buildOptions(e, contentFS(*content)))
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -39,7 +40,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	}
 	// Derived in memory from the WARCs: verify reads no derived file and
 	// writes nothing, so what it compares is as it found it (issue 40).
-	all, differ, err := signals.Verify(list, *batches, opt)
+	all, differ, err := derived.Verify(list, *batches, opt)
 	if ctx.Err() != nil {
 		return fmt.Errorf("verify interrupted: %w", ctx.Err())
 	}
@@ -83,7 +84,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	// digest), and each published file that says other than the evidence
 	// is named; verify changes none of them.
 	var problems []string
-	for _, err := range signals.CheckDerived(*batches) {
+	for _, err := range derived.CheckDerived(*batches) {
 		problems = append(problems, err.Error()+" (it is derived again at the next build)")
 	}
 	for _, d := range differ {
@@ -113,18 +114,18 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 // comparePublished compares the JSON export under out (each site's
 // signals.json and sites.json, design §6) with what the evidence gives.
 // note says why nothing was compared (no website at out).
-func comparePublished(out string, all []*signals.Site) ([]signals.Difference, string) {
+func comparePublished(out string, all []*signals.Site) ([]derived.Difference, string) {
 	if st, err := os.Stat(out); err != nil || !st.IsDir() {
 		return nil, fmt.Sprintf("%s is not here: no published website compared", out)
 	}
-	var found []signals.Difference
+	var found []derived.Difference
 	compare := func(path string, want any) {
 		data, err := os.ReadFile(path)
 		if err != nil {
-			found = append(found, signals.Difference{File: path, Why: "is not published: " + err.Error()})
+			found = append(found, derived.Difference{File: path, Why: "is not published: " + err.Error()})
 			return
 		}
-		if d := signals.ComparePublished(path, data, want); d != nil {
+		if d := derived.ComparePublished(path, data, want); d != nil {
 			found = append(found, *d)
 		}
 	}

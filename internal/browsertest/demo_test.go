@@ -10,10 +10,10 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/internal/demo"
 	"github.com/crawlsignals/crawlsignals/internal/sitecheck"
 	"github.com/crawlsignals/crawlsignals/render"
-	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 var (
@@ -49,7 +49,7 @@ func buildDemo() (string, error) {
 			return "", err
 		}
 	}
-	all, err := signals.Build(got.List, batches, signals.Options{})
+	all, err := derived.Build(got.List, batches, derived.Options{})
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -67,7 +68,7 @@ func (c *checker) differences() []Difference {
 // them, and each file that says otherwise. A file a build would not read
 // (another code's, another evidence's) is not compared: it is stale, not
 // false. CheckDerived finds the files that fail their own digest.
-func Verify(list *sites.List, batchesDir string, opt Options) ([]*Site, []Difference, error) {
+func Verify(list *sites.List, batchesDir string, opt Options) ([]*signals.Site, []Difference, error) {
 	opt.Fresh = true
 	c := &checker{}
 	opt.check = c

@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"cmp"
@@ -18,6 +18,7 @@ import (
 	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/policy"
 	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/terms"
 )
@@ -66,7 +67,7 @@ func derivingPackages() []sourcePackage {
 		{modulePath + "/extract", extract.Source},
 		{modulePath + "/policy", policy.Source},
 		{modulePath + "/robots", robots.Source},
-		{modulePath + "/signals", Source},
+		{modulePath + "/signals", signals.Source},
 		{modulePath + "/sites", sites.Source},
 		{modulePath + "/terms", terms.Source},
 	}
@@ -82,7 +83,7 @@ func derivingPackages() []sourcePackage {
 // build information because a test binary's names no module, and it
 // should name the same code as the command it tests.
 //
-//go:generate sh -c "go list -deps -f '{{with .Module}}{{if ne .Path \"github.com/crawlsignals/crawlsignals\"}}{{.Path}} {{.Version}} {{.Sum}}{{with .Replace}} => {{.Path}} {{.Version}} {{.Sum}}{{end}}{{end}}{{end}}' . | LC_ALL=C sort -u > modules.txt"
+//go:generate sh -c "go list -deps -f '{{with .Module}}{{if ne .Path \"github.com/crawlsignals/crawlsignals\"}}{{.Path}} {{.Version}} {{.Sum}}{{with .Replace}} => {{.Path}} {{.Version}} {{.Sum}}{{end}}{{end}}{{end}}' ../signals | LC_ALL=C sort -u > modules.txt"
 //go:embed modules.txt
 var derivingModules string
 

@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"crypto/sha256"
@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // A derived file is read back from its envelope as written, cut out where
@@ -104,16 +106,16 @@ func TestDerivedEnvelope(t *testing.T) {
 func TestDerivedTextSpans(t *testing.T) {
 	text := "Vilkår for bruk. Du kan ikke skrape sidene. Data er åpne."
 	for name, tc := range map[string]struct {
-		in        PageText
+		in        signals.PageText
 		wantSpans bool
 	}{
-		"sentences of the text":   {PageText{Text: text, ReadAt: "r", Sentences: []string{"Vilkår for bruk.", "Du kan ikke skrape sidene.", "Data er åpne."}}, true},
-		"a sentence twice":        {PageText{Text: "Ja. Ja.", Sentences: []string{"Ja.", "Ja."}}, true},
-		"out of order":            {PageText{Text: text, Sentences: []string{"Data er åpne.", "Vilkår for bruk."}}, false},
-		"not in the text":         {PageText{Text: text, Sentences: []string{"Vilkår for bruk.", "Noe annet."}}, false},
-		"robots.txt lines only":   {PageText{Sentences: []string{"User-agent: *", "Disallow: /"}}, false},
-		"text without sentences":  {PageText{Text: text}, false},
-		"an empty sentence found": {PageText{Text: text, Sentences: []string{""}}, true},
+		"sentences of the text":   {signals.PageText{Text: text, ReadAt: "r", Sentences: []string{"Vilkår for bruk.", "Du kan ikke skrape sidene.", "Data er åpne."}}, true},
+		"a sentence twice":        {signals.PageText{Text: "Ja. Ja.", Sentences: []string{"Ja.", "Ja."}}, true},
+		"out of order":            {signals.PageText{Text: text, Sentences: []string{"Data er åpne.", "Vilkår for bruk."}}, false},
+		"not in the text":         {signals.PageText{Text: text, Sentences: []string{"Vilkår for bruk.", "Noe annet."}}, false},
+		"robots.txt lines only":   {signals.PageText{Sentences: []string{"User-agent: *", "Disallow: /"}}, false},
+		"text without sentences":  {signals.PageText{Text: text}, false},
+		"an empty sentence found": {signals.PageText{Text: text, Sentences: []string{""}}, true},
 	} {
 		d := newDerivedText("https://x.test/", tc.in)
 		if got := len(d.Spans) > 0; got != tc.wantSpans {

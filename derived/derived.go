@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/signals"
 )
 
 // Derived findings (design §4): what one batch's evidence of one site
@@ -64,8 +65,8 @@ type derivedKey struct {
 // before anything outside the evidence is applied (the list's names,
 // curation, history).
 type derivedFindings struct {
-	Key  derivedKey `json:"key"`
-	Site *Site      `json:"site"`
+	Key  derivedKey    `json:"key"`
+	Site *signals.Site `json:"site"`
 	// Agents are the agents tables of the site's robots.txt sections,
 	// kept short (see packSite); nil when Site holds them whole.
 	Agents [][]agentRow `json:"agents,omitempty"`
@@ -84,10 +85,10 @@ type agentRow struct {
 
 // packSite returns a copy of s without its agents tables, and the tables
 // as rows; or s itself and nil when some row would not come back the same.
-func packSite(s *Site, known map[string]robots.Agent) (*Site, [][]agentRow) {
+func packSite(s *signals.Site, known map[string]robots.Agent) (*signals.Site, [][]agentRow) {
 	c := *s
 	c.OtherRobots = slices.Clone(s.OtherRobots)
-	sections := append([]*Robots{&c.Robots}, pointers(c.OtherRobots)...)
+	sections := append([]*signals.Robots{&c.Robots}, pointers(c.OtherRobots)...)
 	var rows [][]agentRow
 	for _, r := range sections {
 		var rs []agentRow // nil for a nil table, empty for an empty one: JSON keeps the difference
@@ -107,11 +108,11 @@ func packSite(s *Site, known map[string]robots.Agent) (*Site, [][]agentRow) {
 }
 
 // unpackSite puts back the agents tables packSite took out.
-func unpackSite(s *Site, rows [][]agentRow, known map[string]robots.Agent) bool {
+func unpackSite(s *signals.Site, rows [][]agentRow, known map[string]robots.Agent) bool {
 	if rows == nil {
 		return true
 	}
-	sections := append([]*Robots{&s.Robots}, pointers(s.OtherRobots)...)
+	sections := append([]*signals.Robots{&s.Robots}, pointers(s.OtherRobots)...)
 	if len(rows) != len(sections) {
 		return false
 	}
@@ -121,21 +122,21 @@ func unpackSite(s *Site, rows [][]agentRow, known map[string]robots.Agent) bool 
 	return true
 }
 
-func unpackAgents(rows []agentRow, known map[string]robots.Agent) []Agent {
-	var out []Agent
+func unpackAgents(rows []agentRow, known map[string]robots.Agent) []signals.Agent {
+	var out []signals.Agent
 	if rows != nil {
-		out = []Agent{}
+		out = []signals.Agent{}
 	}
 	for _, r := range rows {
 		k := known[r.Agent]
-		out = append(out, Agent{Agent: r.Agent, ParserToken: k.ParserToken(), Note: k.Note, Operator: k.Operator,
+		out = append(out, signals.Agent{Agent: r.Agent, ParserToken: k.ParserToken(), Note: k.Note, Operator: k.Operator,
 			Purpose: k.Purpose, Category: k.Category, Group: r.Group, RootAllowed: r.RootAllowed, Line: r.Line})
 	}
 	return out
 }
 
-func pointers(rs []Robots) []*Robots {
-	out := make([]*Robots, len(rs))
+func pointers(rs []signals.Robots) []*signals.Robots {
+	out := make([]*signals.Robots, len(rs))
 	for i := range rs {
 		out[i] = &rs[i]
 	}
@@ -175,7 +176,7 @@ type derivedText struct {
 }
 
 // newDerivedText is t as its entry in a texts file.
-func newDerivedText(u string, t PageText) derivedText {
+func newDerivedText(u string, t signals.PageText) derivedText {
 	d := derivedText{URL: u, Text: t.Text, ReadAt: t.ReadAt}
 	if t.Text == "" || len(t.Sentences) == 0 {
 		d.Sentences = t.Sentences
@@ -198,8 +199,8 @@ func newDerivedText(u string, t PageText) derivedText {
 
 // PageText is the entry back as what a build derived; ok is false when
 // its spans do not fit its text (then the file is not used).
-func (d derivedText) PageText() (PageText, bool) {
-	t := PageText{Text: d.Text, ReadAt: d.ReadAt, Sentences: d.Sentences}
+func (d derivedText) PageText() (signals.PageText, bool) {
+	t := signals.PageText{Text: d.Text, ReadAt: d.ReadAt, Sentences: d.Sentences}
 	if len(d.Spans) == 0 {
 		return t, true
 	}
@@ -363,7 +364,7 @@ func warcsOnDisk(batchDir, host string) error {
 
 // loadDerived reads a site's derived findings when they are current for
 // key; ok is false when they are missing, damaged or stale.
-func loadDerived(batchDir, host string, key derivedKey, known map[string]robots.Agent) (*Site, bool) {
+func loadDerived(batchDir, host string, key derivedKey, known map[string]robots.Agent) (*signals.Site, bool) {
 	path, _ := derivedPaths(batchDir, host)
 	var d derivedFindings
 	if !readJSON(path, &d) || d.Key != key || d.Site == nil || !unpackSite(d.Site, d.Agents, known) {
@@ -373,13 +374,13 @@ func loadDerived(batchDir, host string, key derivedKey, known map[string]robots.
 }
 
 // loadDerivedTexts reads a site's derived texts when they are current.
-func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]PageText, bool) {
+func loadDerivedTexts(batchDir, host string, key derivedKey) (map[string]signals.PageText, bool) {
 	_, path := derivedPaths(batchDir, host)
 	var d derivedTexts
 	if !readJSON(path, &d) || d.Key != key {
 		return nil, false
 	}
-	texts := make(map[string]PageText, len(d.Texts))
+	texts := make(map[string]signals.PageText, len(d.Texts))
 	for _, t := range d.Texts {
 		pt, ok := t.PageText()
 		if !ok {
@@ -517,7 +518,7 @@ func CheckDerived(batchesDir string) []error {
 // are never current without their texts. It writes nothing for findings
 // JSON cannot carry unchanged (a string that is not UTF-8 would come back
 // altered): such a site is derived at every build instead.
-func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]PageText, known map[string]robots.Agent) error {
+func saveDerived(batchDir, host string, key derivedKey, s *signals.Site, texts map[string]signals.PageText, known map[string]robots.Agent) error {
 	df, dt, err := derivedContent(key, s, texts, known)
 	if err != nil {
 		return err
@@ -534,7 +535,7 @@ func saveDerived(batchDir, host string, key derivedKey, s *Site, texts map[strin
 
 // derivedContent is what a site's derived files hold: its findings and
 // its texts, as saveDerived keeps them and Verify compares them.
-func derivedContent(key derivedKey, s *Site, texts map[string]PageText, known map[string]robots.Agent) (derivedFindings, derivedTexts, error) {
+func derivedContent(key derivedKey, s *signals.Site, texts map[string]signals.PageText, known map[string]robots.Agent) (derivedFindings, derivedTexts, error) {
 	if !validUTF8(reflect.ValueOf(s)) {
 		return derivedFindings{}, derivedTexts{}, errors.New("findings hold text that is not UTF-8; not kept")
 	}
@@ -552,7 +553,7 @@ func derivedContent(key derivedKey, s *Site, texts map[string]PageText, known ma
 
 // checkDerived compares a site's derived files in a batch with what the
 // evidence gives (Verify).
-func (c *checker) checkDerived(batchDir, host string, key derivedKey, s *Site, texts map[string]PageText, known map[string]robots.Agent) {
+func (c *checker) checkDerived(batchDir, host string, key derivedKey, s *signals.Site, texts map[string]signals.PageText, known map[string]robots.Agent) {
 	df, dt, err := derivedContent(key, s, texts, known)
 	if err != nil {
 		return // never kept

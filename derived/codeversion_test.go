@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"bytes"
@@ -25,7 +25,7 @@ func TestDerivingCodeIsTheClosure(t *testing.T) {
 	if err != nil {
 		t.Skip("no go tool to list the closure with")
 	}
-	out, err := exec.Command(goTool, "list", "-deps", "-json=ImportPath,Standard,Module,GoFiles,CgoFiles,EmbedFiles", ".").Output()
+	out, err := exec.Command(goTool, "list", "-deps", "-json=ImportPath,Standard,Module,GoFiles,CgoFiles,EmbedFiles", "../signals").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"crypto/sha256"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -23,12 +24,12 @@ import (
 // of the evidence keys of the batches it folded, which its record is keyed
 // by.
 type chainedHistory struct {
-	*History
+	*signals.History
 	chain string // sha256 chain over each batch's name and evidence key
 }
 
 // add folds one batch, whose evidence key is ek, into h (History.Add).
-func (h *chainedHistory) add(batch string, window []string, ek derivedKey, cur *Site, texts func() map[string]PageText, cur0 *Curation) {
+func (h *chainedHistory) add(batch string, window []string, ek derivedKey, cur *signals.Site, texts func() map[string]signals.PageText, cur0 *signals.Curation) {
 	h.Add(batch, window, cur, texts, cur0)
 	h.chain = chainKey(h.chain, batch, ek)
 }
@@ -60,9 +61,9 @@ type historyKey struct {
 
 // historyRecord is batches/.derived/SITE.history.json.
 type historyRecord struct {
-	Key    historyKey   `json:"key"`
-	Site   *Site        `json:"site"`
-	Agents [][]agentRow `json:"agents,omitempty"`
+	Key    historyKey    `json:"key"`
+	Site   *signals.Site `json:"site"`
+	Agents [][]agentRow  `json:"agents,omitempty"`
 	// LastVerified maps each curated quote (URL NUL text) to the newest
 	// batch date it verified in.
 	LastVerified map[string]string `json:"last_verified"`
@@ -90,7 +91,7 @@ func historyPaths(batchesDir, host string) (record, texts string) {
 
 // baseKey is the part of a history key that does not name batches; ok is
 // false when the site's history cannot be keyed (then none is kept).
-func (bd *builder) baseKey(ls *sites.Site, cur *Curation) (historyKey, bool) {
+func (bd *builder) baseKey(ls *sites.Site, cur *signals.Curation) (historyKey, bool) {
 	k := historyKey{Format: derivedFormat, Code: bd.code, Curation: digestJSON(cur), List: digestJSON(ls)}
 	return k, bd.code != "" && k.Curation != "" && k.List != ""
 }
@@ -131,15 +132,15 @@ func loadHistoryRecord(batchesDir, host string, known map[string]robots.Agent) (
 	return &r, true
 }
 
-func loadHistoryTexts(batchesDir, host string, key historyKey) (map[string]PageText, bool) {
+func loadHistoryTexts(batchesDir, host string, key historyKey) (map[string]signals.PageText, bool) {
 	_, path := historyPaths(batchesDir, host)
 	var t historyTexts
 	if !readJSON(path, &t) || t.Key != key {
 		return nil, false
 	}
-	out := make(map[string]PageText, len(t.Texts))
+	out := make(map[string]signals.PageText, len(t.Texts))
 	for _, x := range t.Texts {
-		out[x.URL] = PageText{Sentences: x.Sentences}
+		out[x.URL] = signals.PageText{Sentences: x.Sentences}
 	}
 	return out, true
 }
@@ -264,7 +265,7 @@ const (
 // last of them with the evidence key its manifest gives now. So a week
 // whose batch was kept but not folded (its publish failed after keeping
 // it) is folded by the next build, never skipped.
-func (bd *builder) record(ls *sites.Site, cur0 *Curation, held []string) (base historyKey, newestKey derivedKey, rec *historyRecord, state int) {
+func (bd *builder) record(ls *sites.Site, cur0 *signals.Curation, held []string) (base historyKey, newestKey derivedKey, rec *historyRecord, state int) {
 	n := len(held)
 	base, keyed := bd.baseKey(ls, cur0)
 	newestKey, err := evidenceKey(filepath.Join(bd.batchesDir, held[n-1]), ls.Host, bd.code)
@@ -306,7 +307,7 @@ func (bd *builder) chainHolds(host string, held []string, want string) bool {
 // history gives a site's findings in the newest batch it holds with their
 // history: from its record when the record is current, by extending the
 // record when it stops one batch short, else by folding every batch.
-func (bd *builder) history(ls *sites.Site, cur0 *Curation, held []string) (*Site, error) {
+func (bd *builder) history(ls *sites.Site, cur0 *signals.Curation, held []string) (*signals.Site, error) {
 	// The newest batch's findings are shown only while their evidence is
 	// on disk: when a WARC is gone, the site is derived from what is left,
 	// as a fresh build would, and the build fails naming it.
@@ -325,7 +326,7 @@ func (bd *builder) history(ls *sites.Site, cur0 *Curation, held []string) (*Site
 	return s, errors.Join(err, gone)
 }
 
-func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, error) {
+func (bd *builder) fold(ls *sites.Site, cur0 *signals.Curation, held []string) (*signals.Site, error) {
 	n := len(held)
 	base, newestKey, rec, state := bd.record(ls, cur0, held)
 	// A verifying build folds every batch from its evidence when it is all
@@ -347,15 +348,15 @@ func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, e
 		state = recordNone
 	}
 	keyed := state != recordUnkeyed
-	h := &chainedHistory{History: NewHistory()}
+	h := &chainedHistory{History: signals.NewHistory()}
 	from := 0 // the first batch to fold
 	if state == recordShort {
 		// Extend the record by each batch it has not folded: the same
 		// steps as the fold below, from the state it kept.
 		texts, _ := loadHistoryTexts(bd.batchesDir, ls.Host, rec.Key)
-		h = &chainedHistory{History: &History{Changes: rec.Site.Changes, Verdicts: rec.Site.History, LastVerified: rec.LastVerified,
+		h = &chainedHistory{History: &signals.History{Changes: rec.Site.Changes, Verdicts: rec.Site.History, LastVerified: rec.LastVerified,
 			LastChanged: rec.LastChanged, Newest: rec.Site,
-			NewestTexts: func() map[string]PageText { return texts }}, chain: rec.Key.Chain}
+			NewestTexts: func() map[string]signals.PageText { return texts }}, chain: rec.Key.Chain}
 		from = rec.Key.Count
 	}
 	clean := true // every batch derived without damage or a failure that may pass
@@ -375,7 +376,7 @@ func (bd *builder) fold(ls *sites.Site, cur0 *Curation, held []string) (*Site, e
 		}
 		ek, kerr := evidenceKey(filepath.Join(bd.batchesDir, b), ls.Host, bd.code)
 		keyed = keyed && kerr == nil
-		h.add(b, Window(held, i), ek, cur, texts, cur0)
+		h.add(b, signals.Window(held, i), ek, cur, texts, cur0)
 		if claimed != nil && i+1 == claimed.Key.Count && keyed {
 			bd.opt.check.checkHistory(bd.batchesDir, ls.Host, claimed, keyFor(base, held[:i+1], ek, h.chain), h, bd.agents)
 		}
@@ -400,10 +401,10 @@ func (bd *builder) keepHistory(ls *sites.Site, key historyKey, h *chainedHistory
 
 // recordSite is the site a current record holds: the fold's state it
 // kept, taken up with no batch more.
-func recordSite(rec *historyRecord, ls *sites.Site) *Site {
-	h := History{Changes: rec.Site.Changes, Verdicts: rec.Site.History, LastChanged: rec.LastChanged, Newest: rec.Site}
+func recordSite(rec *historyRecord, ls *sites.Site) *signals.Site {
+	h := signals.History{Changes: rec.Site.Changes, Verdicts: rec.Site.History, LastChanged: rec.LastChanged, Newest: rec.Site}
 	s := h.Site()
-	FromList(s, ls)
+	signals.FromList(s, ls)
 	return s
 }
 
@@ -411,7 +412,7 @@ func recordSite(rec *historyRecord, ls *sites.Site) *Site {
 // is derived from its evidence and must give the findings the record holds,
 // and every earlier batch's manifest the chain the record was folded over;
 // ok is false when either differs (then everything is folded again).
-func (bd *builder) checkRecord(ls *sites.Site, cur0 *Curation, held []string, rec *historyRecord) (*Site, bool) {
+func (bd *builder) checkRecord(ls *sites.Site, cur0 *signals.Curation, held []string, rec *historyRecord) (*signals.Site, bool) {
 	if !bd.chainHolds(ls.Host, held, rec.Key.Chain) {
 		return nil, false
 	}
@@ -421,7 +422,7 @@ func (bd *builder) checkRecord(ls *sites.Site, cur0 *Curation, held []string, re
 	}
 	// The quotes' last verified dates after the newest batch are those
 	// before it for every quote it did not verify: the same fold step.
-	before := History{LastVerified: maps.Clone(rec.LastVerified)}
+	before := signals.History{LastVerified: maps.Clone(rec.LastVerified)}
 	before.Curate(cur, texts, cur0)
 	cur.Changes, cur.History = rec.Site.Changes, rec.Site.History
 	s := recordSite(rec, ls)

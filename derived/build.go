@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/robots"
+	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -60,9 +61,9 @@ type builder struct {
 // Build derives the findings of every site in the list from the newest
 // batch under batchesDir that holds it. A site never crawled still gets an
 // entry that says so.
-func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
-	out := make([]*Site, len(list.Sites))
-	started, err := each(list, batchesDir, opt, func(i int, s *Site) error {
+func Build(list *sites.List, batchesDir string, opt Options) ([]*signals.Site, error) {
+	out := make([]*signals.Site, len(list.Sites))
+	started, err := each(list, batchesDir, opt, func(i int, s *signals.Site) error {
 		out[i] = s
 		return nil
 	})
@@ -79,13 +80,13 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*Site, error) {
 // each site's files in fn and holds only what the views across sites read.
 // The error joins, in list order, each site's evidence problems and what fn
 // returned for it.
-func Each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Site) error) error {
+func Each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *signals.Site) error) error {
 	_, err := each(list, batchesDir, opt, fn)
 	return err
 }
 
 // each is Each, saying also whether it got as far as deriving sites.
-func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Site) error) (started bool, err error) {
+func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *signals.Site) error) (started bool, err error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
@@ -115,7 +116,7 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 				if i >= n {
 					return
 				}
-				cur, cerr := LoadCuration(opt.Content, list.Sites[i].Host)
+				cur, cerr := signals.LoadCuration(opt.Content, list.Sites[i].Host)
 				s, err := b.site(&list.Sites[i], cur)
 				errs[i] = errors.Join(cerr, err, fn(i, s))
 			}
@@ -127,11 +128,11 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *Si
 
 // site derives a site's findings from its newest batch, and its history
 // from the batches before (history.go).
-func (bd *builder) site(ls *sites.Site, cur0 *Curation) (*Site, error) {
+func (bd *builder) site(ls *sites.Site, cur0 *signals.Curation) (*signals.Site, error) {
 	held := bd.held(ls)
 	rechecked := bd.rechecked(ls, held)
 	if len(held) == 0 {
-		s := Unread(ls, cur0)
+		s := signals.Unread(ls, cur0)
 		s.Rechecked = rechecked
 		return s, nil
 	}
@@ -176,14 +177,14 @@ func (bd *builder) rechecked(ls *sites.Site, held []string) []string {
 // when that is current, else from the WARC, keeping what it derived. texts
 // gives the visible text of the pages read, loaded only when called.
 // clean is false when the findings hold damage or a failure that may pass.
-func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() map[string]PageText, clean bool, err error) {
+func (bd *builder) derive(ls *sites.Site, batch string) (s *signals.Site, texts func() map[string]signals.PageText, clean bool, err error) {
 	dir := filepath.Join(bd.batchesDir, batch)
 	key, kerr := evidenceKey(dir, ls.Host, bd.code)
 	keyed := kerr == nil && bd.code != ""
 	if keyed && !bd.opt.Fresh {
 		if s, ok := loadDerived(dir, ls.Host, key, bd.agents); ok {
-			FromList(s, ls)
-			return s, func() map[string]PageText {
+			signals.FromList(s, ls)
+			return s, func() map[string]signals.PageText {
 				if t, ok := loadDerivedTexts(dir, ls.Host, key); ok {
 					return t
 				}
@@ -202,14 +203,14 @@ func (bd *builder) derive(ls *sites.Site, batch string) (s *Site, texts func() m
 			bd.opt.Log.Debug("derived findings not kept", "site", ls.Host, "batch", batch, "err", err)
 		}
 	}
-	return s, func() map[string]PageText { return pages }, err == nil && !transient, err
+	return s, func() map[string]signals.PageText { return pages }, err == nil && !transient, err
 }
 
 // fromBatch derives one batch of a site from its evidence, with the PDF
 // reader of this build: a text the crawl kept for the PDF (pdftexts.go)
 // is taken when this code kept it, except by a verifying build, which
 // reads every PDF and compares the kept text with what it read.
-func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map[string]PageText, bool, error) {
+func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*signals.Site, map[string]signals.PageText, bool, error) {
 	pdf := func(body []byte) (string, error) {
 		if bd.opt.check == nil {
 			if text, kept := keptPDFText(batchDir, bd.code, body); kept {
@@ -222,7 +223,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*Site, map
 		}
 		return text, err
 	}
-	return FromBatch(context.TODO(), bd.opt.Log, ls, batchDir, batch, pdf)
+	return signals.FromBatch(context.TODO(), bd.opt.Log, ls, batchDir, batch, pdf)
 }
 
 // pdfReader is the build's PDF reader: opt.PDF when set, else the one
@@ -231,7 +232,7 @@ func (opt Options) pdfReader(workers int) (read func(body []byte) (string, error
 	if opt.PDF != nil {
 		return opt.PDF, func() {}
 	}
-	return PDFReader(opt.PDFChild, workers)
+	return signals.PDFReader(opt.PDFChild, workers)
 }
 
 // codeName is the name of the deriving code in the keys of a build with

@@ -1,10 +1,11 @@
-package signals
+package derived
 
 import (
 	"maps"
 	"slices"
 	"strings"
 
+	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -43,7 +44,7 @@ func Needs(list *sites.List, batchesDir string, opt Options) ([]string, error) {
 		if ls.Blocked {
 			continue // only the newest batch is ever shown (builder.held)
 		}
-		cur, _ := LoadCuration(opt.Content, ls.Host) // one that does not load keys no record: all batches
+		cur, _ := signals.LoadCuration(opt.Content, ls.Host) // one that does not load keys no record: all batches
 		m := bd.folded(ls, cur, held)
 		if m > 0 && m < n {
 			// Every manifest of that batch: the key of a site's evidence
@@ -73,7 +74,7 @@ func Needs(list *sites.List, batchesDir string, opt Options) ([]string, error) {
 // held[:count]. When the last of them has its manifest on disk, the key's
 // evidence key is checked too (builder.record, as the build will). 0 when
 // there is no such record: every batch is folded again.
-func (bd *builder) folded(ls *sites.Site, cur *Curation, held []string) int {
+func (bd *builder) folded(ls *sites.Site, cur *signals.Curation, held []string) int {
 	base, keyed := bd.baseKey(ls, cur)
 	rec, ok := loadHistoryRecord(bd.batchesDir, ls.Host, bd.agents)
 	if !keyed || !ok {

@@ -1,4 +1,4 @@
-package signals
+package derived
 
 import (
 	"crypto/sha256"
