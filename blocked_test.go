@@ -1,6 +1,7 @@
 package crawlsignals_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -25,7 +26,7 @@ func TestBlockedSiteShowsNothingFromEarlierBatches(t *testing.T) {
 	web := copyHosts(t, "kommune.test", "data.kommune.test")
 	crawlInto(t, web, list, batches, "20261101T060000Z")
 
-	open, err := derived.Build(list, batches, derived.Options{Content: crawlsignals.Content()})
+	open, err := derived.Build(context.Background(), list, batches, derived.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestBlockedSiteShowsNothingFromEarlierBatches(t *testing.T) {
 	k, _ := list.Lookup("kommune.test")
 	k.Blocked, k.BlockedSince = true, "2026-11-15"
 	check := func(when string) {
-		all, err := derived.Build(list, batches, derived.Options{Content: crawlsignals.Content()})
+		all, err := derived.Build(context.Background(), list, batches, derived.Options{Content: crawlsignals.Content()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -81,7 +81,7 @@ func TestChangesBetweenBatches(t *testing.T) {
 	web["kommune.test/vilkar.html"] = &fstest.MapFile{Data: []byte(strings.Replace(terms, "Dette gjelder også innsamling med sikte på maskinlæring.", "", 1))}
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 
-	all, err := derived.Build(list, batches, derived.Options{})
+	all, err := derived.Build(context.Background(), list, batches, derived.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

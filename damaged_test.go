@@ -3,6 +3,7 @@ package crawlsignals_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -102,7 +103,7 @@ func TestDamagedResponseFailsBuild(t *testing.T) {
 	}
 	damageBody(t, filepath.Join(dir, "kommune.test.warc.gz"), x.ResponseOffset, "Automatisert innsamling")
 
-	all, err := derived.Build(list, batches, derived.Options{})
+	all, err := derived.Build(context.Background(), list, batches, derived.Options{})
 	if err == nil {
 		t.Fatal("build over a damaged response record: no error")
 	}

@@ -2,6 +2,7 @@ package crawlsignals_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -27,7 +28,7 @@ import (
 func buildTo(t *testing.T, list *sites.List, batches string, opt derived.Options) string {
 	t.Helper()
 	opt.Content = crawlsignals.Content()
-	all, err := derived.Build(list, batches, opt)
+	all, err := derived.Build(context.Background(), list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func buildTo(t *testing.T, list *sites.List, batches string, opt derived.Options
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if err := rd.Build(out, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact, Workers: opt.Workers}); err != nil {
+	if err := rd.Build(context.Background(), out, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact, Workers: opt.Workers}); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -57,7 +58,7 @@ func streamTo(t *testing.T, list *sites.List, batches string, opt derived.Option
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := derived.Each(list, batches, opt, st.Site); err != nil {
+	if err := derived.Each(context.Background(), list, batches, opt, st.Site); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.Close(); err != nil {
@@ -231,11 +232,11 @@ func TestDerivedHistoryMatchesEvidence(t *testing.T) {
 	content := fstest.MapFS{"sites/kommune.test.md": {Data: []byte("+++\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" +
 		"Automatisert innsamling av innhold fra nettstedet er ikke tillatt uten skriftlig samtykke.\"\n\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\n" +
 		"text = \"Dette gjelder også innsamling med sikte på maskinlæring.\"\n+++\n")}}
-	warm, err := derived.Build(list, batches, derived.Options{Code: "test-1", Content: content})
+	warm, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "test-1", Content: content})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fresh, err := derived.Build(list, batches, derived.Options{Code: "test-1", Content: content, Fresh: true})
+	fresh, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "test-1", Content: content, Fresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +264,7 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	crawlInto(t, web, list, batches, "20261101T060000Z")
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 	opt := derived.Options{Code: "test-1", Content: crawlsignals.Content()}
-	before, err := derived.Build(list, batches, opt)
+	before, err := derived.Build(context.Background(), list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +278,7 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	after, err := derived.Build(list, batches, opt)
+	after, err := derived.Build(context.Background(), list, batches, opt)
 	if err != nil {
 		t.Fatalf("a warm build read a WARC: %v", err)
 	}
@@ -286,7 +287,7 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	if err := os.Remove(filepath.Join(batches, derived.DerivedDir, "kommune.test.history.json")); err != nil {
 		t.Fatal(err)
 	}
-	again, err := derived.Build(list, batches, opt)
+	again, err := derived.Build(context.Background(), list, batches, opt)
 	if err != nil {
 		t.Fatalf("a build from derived findings read a WARC: %v", err)
 	}
@@ -298,7 +299,7 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	}
 	// The same evidence derived fresh now fails: the WARC is damaged.
 	opt.Fresh = true
-	if _, err := derived.Build(list, batches, opt); err == nil {
+	if _, err := derived.Build(context.Background(), list, batches, opt); err == nil {
 		t.Error("a fresh build of a zeroed WARC reported no damage")
 	}
 }
@@ -315,7 +316,7 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	batches := filepath.Join(t.TempDir(), "batches")
 	crawlInto(t, copyHosts(t, "kommune.test", "data.kommune.test"), list, batches, "20261201T060000Z")
 	opt := derived.Options{Code: "test-1", Content: crawlsignals.Content()}
-	before, err := derived.Build(list, batches, opt)
+	before, err := derived.Build(context.Background(), list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +362,7 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	} else if !strings.Contains(errs[0].Error(), derived.DerivedDir) {
 		t.Errorf("CheckDerived does not name the file: %v", errs[0])
 	}
-	after, err := derived.Build(list, batches, opt)
+	after, err := derived.Build(context.Background(), list, batches, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package crawlsignals_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -57,7 +58,7 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 			}
 		}
 		if i < n-1 {
-			got, err := derived.Build(list, part, derived.Options{Code: "test-1", Content: crawlsignals.Content()})
+			got, err := derived.Build(context.Background(), list, part, derived.Options{Code: "test-1", Content: crawlsignals.Content()})
 			if err != nil {
 				t.Fatalf("batch %d of %d, built from the history record: %v", i+1, n, err)
 			}
@@ -73,10 +74,10 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 	}
 	// What a build needs whole: the newest batch, while the record holds;
 	// every batch under another code version.
-	if got, err := derived.Needs(list, part, derived.Options{Code: "test-1", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names[n-1:]) {
+	if got, err := derived.Needs(context.Background(), list, part, derived.Options{Code: "test-1", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names[n-1:]) {
 		t.Errorf("needs %q, %v; want %q", got, err, names[n-1:])
 	}
-	if got, err := derived.Needs(list, part, derived.Options{Code: "test-2", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names) {
+	if got, err := derived.Needs(context.Background(), list, part, derived.Options{Code: "test-2", Content: crawlsignals.Content()}); err != nil || !slices.Equal(got, names) {
 		t.Errorf("needs under another code %q, %v; want every batch", got, err)
 	}
 	cold := buildTo(t, list, all, derived.Options{Workers: 1, Code: "test-1"})
@@ -92,7 +93,7 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 	if err != nil || !strings.Contains(string(page), "The last change we found is older, in the batch of") {
 		t.Errorf("the site's page does not name the older change: %v", err)
 	}
-	got, err := derived.Build(list, all, derived.Options{Code: "test-1", Fresh: true})
+	got, err := derived.Build(context.Background(), list, all, derived.Options{Code: "test-1", Fresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestHistoryRecordStaleIsFoldedAgain(t *testing.T) {
 	web["kommune.test/robots.txt"] = &fstest.MapFile{Data: []byte(robots)}
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 	opt := derived.Options{Code: "test-1"}
-	if _, err := derived.Build(list, batches, opt); err != nil {
+	if _, err := derived.Build(context.Background(), list, batches, opt); err != nil {
 		t.Fatal(err)
 	}
 	record := filepath.Join(batches, derived.DerivedDir, "kommune.test.history.json")
@@ -144,7 +145,7 @@ func TestHistoryRecordStaleIsFoldedAgain(t *testing.T) {
 		}
 	}
 	os.RemoveAll(filepath.Join(batches, "20261101T060000Z", derived.DerivedDir))
-	fresh, err := derived.Build(list, batches, derived.Options{Code: "test-1", Fresh: true})
+	fresh, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "test-1", Fresh: true})
 	if err != nil {
 		t.Fatal(err)
 	}

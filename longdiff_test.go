@@ -1,6 +1,7 @@
 package crawlsignals_test
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -46,7 +47,7 @@ func TestLongRobotsDiffThroughEvidence(t *testing.T) {
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 
 	for _, build := range []string{"from the WARC", "from the derived files"} {
-		all, err := derived.Build(list, batches, derived.Options{Code: "longdiff-test"})
+		all, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "longdiff-test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,7 @@ func TestRobotsDiffPast500KiB(t *testing.T) {
 	crawlInto(t, web, list, batches, "20261201T060000Z")
 
 	for _, build := range []string{"from the WARC", "from the derived files"} {
-		all, err := derived.Build(list, batches, derived.Options{Code: "longdiff-test"})
+		all, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "longdiff-test"})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -89,7 +89,7 @@ func doCrawl() (*demoRun, error) {
 		return nil, err
 	}
 	r.log = srv.Log()
-	all, err := derived.Build(list, r.batches, derived.Options{Content: crawlsignals.Content()})
+	all, err := derived.Build(context.Background(), list, r.batches, derived.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func doCrawl() (*demoRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rd.Build(r.public, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact}); err != nil {
+	if err := rd.Build(context.Background(), r.public, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact}); err != nil {
 		return nil, err
 	}
 	for _, host := range list.Sites {
@@ -361,7 +361,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	again := filepath.Join(t.TempDir(), "public")
-	all, err := derived.Build(list, r.batches, derived.Options{Content: crawlsignals.Content()})
+	all, err := derived.Build(context.Background(), list, r.batches, derived.Options{Content: crawlsignals.Content()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -369,7 +369,7 @@ func TestBuildIsDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rd.Build(again, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact}); err != nil {
+	if err := rd.Build(context.Background(), again, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: list.Global.Contact}); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -411,7 +411,7 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 			"\"\ntopic = \"scraping\"\n\n[[quote]]\nurl = \"https://kommune.test/vilkar\"\ntext = \"" + bad + "\"\n+++\nNotes.\n")},
 		"sites/avis.test.md": {Data: []byte("+++\n[open_by_design]\nverdict = true\nreason = \"The archive API is described in a signed agreement.\"\n+++\n")},
 	}
-	all, err := derived.Build(list, r.batches, derived.Options{Content: content})
+	all, err := derived.Build(context.Background(), list, r.batches, derived.Options{Content: content})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -444,7 +444,7 @@ func TestCuratedQuotesAndOverride(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if err := rd.Build(out, render.Input{Sites: all, Content: content}); err != nil {
+	if err := rd.Build(context.Background(), out, render.Input{Sites: all, Content: content}); err != nil {
 		t.Fatal(err)
 	}
 	page, err := os.ReadFile(filepath.Join(out, "sites", "avis.test", "index.html"))

@@ -3,6 +3,7 @@ package crawlsignals_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -49,7 +50,7 @@ func TestCompressedRobotsTxtReadAlikeByCrawlAndBuild(t *testing.T) {
 					"treg.test/index.html":    {Data: []byte(page)},
 				}
 				list, batches, _ := crawlWeb(t, web, tregList, "")
-				all, err := derived.Build(list, batches, derived.Options{Code: "test-1"})
+				all, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "test-1"})
 				if err != nil {
 					t.Fatalf("build: %v", err)
 				}
@@ -82,7 +83,7 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 			return "", fmt.Errorf("%w: %w (30s)", extract.ErrPDFLimit, extract.ErrPDFTimeout)
 		}}
 		for range 2 {
-			if _, err := derived.Build(list, batches, opt); err != nil {
+			if _, err := derived.Build(context.Background(), list, batches, opt); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -97,7 +98,7 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 			return "", fmt.Errorf("%w: child failed (signal: killed)", extract.ErrPDFLimit)
 		}
 		for range 2 {
-			derived.Build(list, batches, opt)
+			derived.Build(context.Background(), list, batches, opt)
 		}
 		if calls != 2 {
 			t.Errorf("a crashed PDF reader was run %d times over two builds, want twice", calls)

@@ -1,6 +1,7 @@
 package crawlsignals_test
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -46,7 +47,7 @@ func TestSharedHostEvidenceForEverySite(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s was requested %d times, want once", page, n)
 		}
-		all, err := derived.Build(list, batches, derived.Options{})
+		all, err := derived.Build(context.Background(), list, batches, derived.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -115,16 +116,16 @@ func TestDerivedFindingsOfSharedRecordsGoWithTheirWARC(t *testing.T) {
 			t.Fatal("no record is stored by the other site")
 		}
 		opt := derived.Options{Code: "test-1"}
-		if _, err := derived.Build(list, batches, opt); err != nil {
+		if _, err := derived.Build(context.Background(), list, batches, opt); err != nil {
 			t.Fatal(err)
 		}
 		gone := filepath.Join(dir, storer+".warc.gz")
 		if err := os.Rename(gone, gone+".moved"); err != nil {
 			t.Fatal(err)
 		}
-		warm, werr := derived.Build(list, batches, opt)
+		warm, werr := derived.Build(context.Background(), list, batches, opt)
 		opt.Fresh = true
-		fresh, ferr := derived.Build(list, batches, opt)
+		fresh, ferr := derived.Build(context.Background(), list, batches, opt)
 		if werr == nil || ferr == nil {
 			t.Fatalf("builds without %s: warm %v, fresh %v", gone, werr, ferr)
 		}

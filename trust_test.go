@@ -1,6 +1,7 @@
 package crawlsignals_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -140,13 +141,13 @@ func TestKeptPDFTextsSwapped(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		_, found, err := derived.Verify(list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
+		_, found, err := derived.Verify(context.Background(), list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
 		if err != nil {
 			t.Fatal(err)
 		}
 		differencesName(t, "verify after the swap", found, terms, prices)
 
-		all, err := derived.Build(list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
+		all, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,7 +182,7 @@ func TestKeptPDFTextForged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, found, err := derived.Verify(list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
+		_, found, err := derived.Verify(context.Background(), list, batches, derived.Options{Code: "test-1", PDF: twoPDFReader})
 		if err != nil {
 			t.Fatal(err)
 		}

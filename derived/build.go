@@ -60,14 +60,15 @@ type builder struct {
 
 // Build derives the findings of every site in the list from the newest
 // batch under batchesDir that holds it. A site never crawled still gets an
-// entry that says so.
-func Build(list *sites.List, batchesDir string, opt Options) ([]*signals.Site, error) {
+// entry that says so. It stops between sites, and between the batches of
+// a site's history, once ctx is done, and then returns ctx's error alone.
+func Build(ctx context.Context, list *sites.List, batchesDir string, opt Options) ([]*signals.Site, error) {
 	out := make([]*signals.Site, len(list.Sites))
-	started, err := each(list, batchesDir, opt, func(i int, s *signals.Site) error {
+	started, err := each(ctx, list, batchesDir, opt, func(i int, s *signals.Site) error {
 		out[i] = s
 		return nil
 	})
-	if !started {
+	if !started || ctx.Err() != nil {
 		return nil, err
 	}
 	return out, err
@@ -79,14 +80,15 @@ func Build(list *sites.List, batchesDir string, opt Options) ([]*signals.Site, e
 // place in the list), and keeps nothing itself. A 10,000-site build writes
 // each site's files in fn and holds only what the views across sites read.
 // The error joins, in list order, each site's evidence problems and what fn
-// returned for it.
-func Each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *signals.Site) error) error {
-	_, err := each(list, batchesDir, opt, fn)
+// returned for it. Once ctx is done, no site is derived or handed on any
+// more (a site cut short is not handed on) and the error is ctx's alone.
+func Each(ctx context.Context, list *sites.List, batchesDir string, opt Options, fn func(i int, s *signals.Site) error) error {
+	_, err := each(ctx, list, batchesDir, opt, fn)
 	return err
 }
 
 // each is Each, saying also whether it got as far as deriving sites.
-func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *signals.Site) error) (started bool, err error) {
+func each(ctx context.Context, list *sites.List, batchesDir string, opt Options, fn func(i int, s *signals.Site) error) (started bool, err error) {
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.DiscardHandler)
 	}
@@ -113,22 +115,28 @@ func each(list *sites.List, batchesDir string, opt Options, fn func(i int, s *si
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= n {
+				if i >= n || ctx.Err() != nil {
 					return
 				}
 				cur, cerr := signals.LoadCuration(opt.Content, list.Sites[i].Host)
-				s, err := b.site(&list.Sites[i], cur)
+				s, err := b.site(ctx, &list.Sites[i], cur)
+				if ctx.Err() != nil {
+					return // its findings may be cut short
+				}
 				errs[i] = errors.Join(cerr, err, fn(i, s))
 			}
 		})
 	}
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return true, err
+	}
 	return true, errors.Join(append([]error{listErr}, errs...)...)
 }
 
 // site derives a site's findings from its newest batch, and its history
 // from the batches before (history.go).
-func (bd *builder) site(ls *sites.Site, cur0 *signals.Curation) (*signals.Site, error) {
+func (bd *builder) site(ctx context.Context, ls *sites.Site, cur0 *signals.Curation) (*signals.Site, error) {
 	held := bd.held(ls)
 	rechecked := bd.rechecked(ls, held)
 	if len(held) == 0 {
@@ -136,7 +144,7 @@ func (bd *builder) site(ls *sites.Site, cur0 *signals.Curation) (*signals.Site, 
 		s.Rechecked = rechecked
 		return s, nil
 	}
-	s, err := bd.history(ls, cur0, held)
+	s, err := bd.history(ctx, ls, cur0, held)
 	if s != nil {
 		s.Rechecked = rechecked
 	}
@@ -177,7 +185,7 @@ func (bd *builder) rechecked(ls *sites.Site, held []string) []string {
 // when that is current, else from the WARC, keeping what it derived. texts
 // gives the visible text of the pages read, loaded only when called.
 // clean is false when the findings hold damage or a failure that may pass.
-func (bd *builder) derive(ls *sites.Site, batch string) (s *signals.Site, texts func() map[string]signals.PageText, clean bool, err error) {
+func (bd *builder) derive(ctx context.Context, ls *sites.Site, batch string) (s *signals.Site, texts func() map[string]signals.PageText, clean bool, err error) {
 	dir := filepath.Join(bd.batchesDir, batch)
 	key, kerr := evidenceKey(dir, ls.Host, bd.code)
 	keyed := kerr == nil && bd.code != ""
@@ -188,12 +196,12 @@ func (bd *builder) derive(ls *sites.Site, batch string) (s *signals.Site, texts 
 				if t, ok := loadDerivedTexts(dir, ls.Host, key); ok {
 					return t
 				}
-				_, t, _, _ := bd.fromBatch(ls, dir, batch) // the texts file alone is gone
+				_, t, _, _ := bd.fromBatch(ctx, ls, dir, batch) // the texts file alone is gone
 				return t
 			}, true, nil
 		}
 	}
-	s, pages, transient, err := bd.fromBatch(ls, dir, batch)
+	s, pages, transient, err := bd.fromBatch(ctx, ls, dir, batch)
 	// Damage is found again at every build, and a page whose text a child
 	// process could not give may give it next time: neither is kept.
 	if keyed && err == nil && !transient && bd.opt.check != nil {
@@ -210,7 +218,7 @@ func (bd *builder) derive(ls *sites.Site, batch string) (s *signals.Site, texts 
 // reader of this build: a text the crawl kept for the PDF (pdftexts.go)
 // is taken when this code kept it, except by a verifying build, which
 // reads every PDF and compares the kept text with what it read.
-func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*signals.Site, map[string]signals.PageText, bool, error) {
+func (bd *builder) fromBatch(ctx context.Context, ls *sites.Site, batchDir, batch string) (*signals.Site, map[string]signals.PageText, bool, error) {
 	pdf := func(body []byte) (string, error) {
 		if bd.opt.check == nil {
 			if text, kept := keptPDFText(batchDir, bd.code, body); kept {
@@ -223,7 +231,7 @@ func (bd *builder) fromBatch(ls *sites.Site, batchDir, batch string) (*signals.S
 		}
 		return text, err
 	}
-	return signals.FromBatch(context.TODO(), bd.opt.Log, ls, batchDir, batch, pdf)
+	return signals.FromBatch(ctx, bd.opt.Log, ls, batchDir, batch, pdf)
 }
 
 // pdfReader is the build's PDF reader: opt.PDF when set, else the one

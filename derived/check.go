@@ -2,6 +2,7 @@ package derived
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -67,12 +68,13 @@ func (c *checker) differences() []Difference {
 // matches). It returns the sites as a build from the evidence alone gives
 // them, and each file that says otherwise. A file a build would not read
 // (another code's, another evidence's) is not compared: it is stale, not
-// false. CheckDerived finds the files that fail their own digest.
-func Verify(list *sites.List, batchesDir string, opt Options) ([]*signals.Site, []Difference, error) {
+// false. CheckDerived finds the files that fail their own digest. It
+// stops as Build does once ctx is done.
+func Verify(ctx context.Context, list *sites.List, batchesDir string, opt Options) ([]*signals.Site, []Difference, error) {
 	opt.Fresh = true
 	c := &checker{}
 	opt.check = c
-	all, err := Build(list, batchesDir, opt)
+	all, err := Build(ctx, list, batchesDir, opt)
 	return all, c.differences(), err
 }
 

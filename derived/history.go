@@ -1,6 +1,7 @@
 package derived
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -307,26 +308,26 @@ func (bd *builder) chainHolds(host string, held []string, want string) bool {
 // history gives a site's findings in the newest batch it holds with their
 // history: from its record when the record is current, by extending the
 // record when it stops one batch short, else by folding every batch.
-func (bd *builder) history(ls *sites.Site, cur0 *signals.Curation, held []string) (*signals.Site, error) {
+func (bd *builder) history(ctx context.Context, ls *sites.Site, cur0 *signals.Curation, held []string) (*signals.Site, error) {
 	// The newest batch's findings are shown only while their evidence is
 	// on disk: when a WARC is gone, the site is derived from what is left,
 	// as a fresh build would, and the build fails naming it.
 	newest := filepath.Join(bd.batchesDir, held[len(held)-1])
 	m, err := evidence.ReadManifest(filepath.Join(newest, ls.Host+".json"))
 	if err != nil || m.Blocked { // a blocked site's batch sent no request
-		return bd.fold(ls, cur0, held)
+		return bd.fold(ctx, ls, cur0, held)
 	}
 	gone := warcsOnDisk(newest, ls.Host)
 	if gone == nil {
-		return bd.fold(ls, cur0, held)
+		return bd.fold(ctx, ls, cur0, held)
 	}
 	fresh := *bd
 	fresh.opt.Fresh = true
-	s, err := fresh.fold(ls, cur0, held)
+	s, err := fresh.fold(ctx, ls, cur0, held)
 	return s, errors.Join(err, gone)
 }
 
-func (bd *builder) fold(ls *sites.Site, cur0 *signals.Curation, held []string) (*signals.Site, error) {
+func (bd *builder) fold(ctx context.Context, ls *sites.Site, cur0 *signals.Curation, held []string) (*signals.Site, error) {
 	n := len(held)
 	base, newestKey, rec, state := bd.record(ls, cur0, held)
 	// A verifying build folds every batch from its evidence when it is all
@@ -340,7 +341,7 @@ func (bd *builder) fold(ls *sites.Site, cur0 *signals.Curation, held []string) (
 		if !bd.opt.Fresh {
 			return recordSite(rec, ls), nil
 		}
-		if s, ok := bd.checkRecord(ls, cur0, held, rec); ok {
+		if s, ok := bd.checkRecord(ctx, ls, cur0, held, rec); ok {
 			return s, nil
 		}
 	}
@@ -362,8 +363,11 @@ func (bd *builder) fold(ls *sites.Site, cur0 *signals.Curation, held []string) (
 	clean := true // every batch derived without damage or a failure that may pass
 	var err error
 	for i := from; i < n; i++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err // nothing kept: a history cut short is no history
+		}
 		b := held[i]
-		cur, texts, ok, e := bd.derive(ls, b)
+		cur, texts, ok, e := bd.derive(ctx, ls, b)
 		texts = sync.OnceValue(texts) // asked for by curation and by two diffs: read once
 		clean = clean && ok
 		if i == n-1 {
@@ -412,11 +416,11 @@ func recordSite(rec *historyRecord, ls *sites.Site) *signals.Site {
 // is derived from its evidence and must give the findings the record holds,
 // and every earlier batch's manifest the chain the record was folded over;
 // ok is false when either differs (then everything is folded again).
-func (bd *builder) checkRecord(ls *sites.Site, cur0 *signals.Curation, held []string, rec *historyRecord) (*signals.Site, bool) {
+func (bd *builder) checkRecord(ctx context.Context, ls *sites.Site, cur0 *signals.Curation, held []string, rec *historyRecord) (*signals.Site, bool) {
 	if !bd.chainHolds(ls.Host, held, rec.Key.Chain) {
 		return nil, false
 	}
-	cur, texts, clean, err := bd.derive(ls, held[len(held)-1])
+	cur, texts, clean, err := bd.derive(ctx, ls, held[len(held)-1])
 	if !clean || err != nil {
 		return nil, false
 	}

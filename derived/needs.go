@@ -1,6 +1,7 @@
 package derived
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"strings"
@@ -21,7 +22,8 @@ import (
 // own), every batch of the site whole. So a store fetched in part (the
 // listing, and the history records from a cache) fetches, week after
 // week, one batch and one manifest per site (README, "Running it weekly").
-func Needs(list *sites.List, batchesDir string, opt Options) ([]string, error) {
+// Once ctx is done it stops between sites and returns ctx's error.
+func Needs(ctx context.Context, list *sites.List, batchesDir string, opt Options) ([]string, error) {
 	bd := &builder{opt: opt, code: opt.codeName(), batchesDir: batchesDir, agents: knownAgents()}
 	err, ferr := bd.scan()
 	if ferr != nil {
@@ -29,6 +31,9 @@ func Needs(list *sites.List, batchesDir string, opt Options) ([]string, error) {
 	}
 	whole, manifests := map[string]bool{}, map[string]bool{}
 	for i := range list.Sites {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		ls := &list.Sites[i]
 		var held []string
 		for _, b := range bd.batches {

@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/xml"
 	"io/fs"
 	"os"
@@ -9,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/crawlsignals/crawlsignals/signals"
+	"golang.org/x/net/html"
 )
 
 // Strings a hostile site could put in its pages, robots.txt, headers and
@@ -226,7 +226,7 @@ func TestUnsafeNamesAreRefused(t *testing.T) {
 		{Host: "", Name: "x", Category: "other"},
 	} {
 		dir := t.TempDir()
-		if err := r.Build(filepath.Join(dir, "public"), Input{Sites: []*signals.Site{s}}); err == nil {
+		if err := r.Build(context.Background(), filepath.Join(dir, "public"), Input{Sites: []*signals.Site{s}}); err == nil {
 			t.Errorf("host %q category %q: built", s.Host, s.Category)
 		}
 	}

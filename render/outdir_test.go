@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,7 +19,7 @@ func TestOutputFolderSpellings(t *testing.T) {
 		root := t.TempDir()
 		out := filepath.Join(root, "public") + string(filepath.Separator)
 		for i := 0; i < 2; i++ {
-			if err := r.Build(out, Input{}); err != nil {
+			if err := r.Build(context.Background(), out, Input{}); err != nil {
 				t.Fatalf("build %d into %s: %v", i+1, out, err)
 			}
 		}
@@ -44,7 +45,7 @@ func TestOutputFolderSpellings(t *testing.T) {
 		if err := os.Symlink("site-v1", link); err != nil {
 			t.Skipf("symlink: %v", err)
 		}
-		if err := r.Build(link, Input{}); err != nil {
+		if err := r.Build(context.Background(), link, Input{}); err != nil {
 			t.Fatal(err)
 		}
 		if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {

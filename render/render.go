@@ -12,6 +12,7 @@ package render
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,11 +26,10 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark"
-
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/templates"
+	"github.com/yuin/goldmark"
 )
 
 // Renderer holds the templates, parsed once, and the one goldmark instance.
@@ -106,7 +106,11 @@ type Input struct {
 // it, not inside it). When out is a symbolic link, the site is built where
 // it points and swapped in there, so the link is kept and its target is
 // what gets the new site.
-func (r *Renderer) Build(out string, in Input) error {
+//
+// Once ctx is done no more site is written (it is checked between sites):
+// the new folder is removed, out is left as it was, and ctx's error is
+// returned.
+func (r *Renderer) Build(ctx context.Context, out string, in Input) error {
 	st, err := r.Stream(out, in, len(in.Sites))
 	if err != nil {
 		return err
@@ -118,9 +122,18 @@ func (r *Renderer) Build(out string, in Input) error {
 	// every worker; the views across sites follow in Close.
 	jobs := make([]func() error, len(in.Sites))
 	for i, s := range in.Sites {
-		jobs[i] = func() error { return st.Site(i, s) }
+		jobs[i] = func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return st.Site(i, s)
+		}
 	}
 	runJobs(in.Workers, jobs) // Close reports the first error in list order
+	if err := ctx.Err(); err != nil {
+		st.Abort()
+		return err
+	}
 	return st.Close()
 }
 

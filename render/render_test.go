@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
@@ -28,7 +29,7 @@ func build(t testing.TB, in Input) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if err := r.Build(out, in); err != nil {
+	if err := r.Build(context.Background(), out, in); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -428,7 +429,7 @@ func TestOwnerPages(t *testing.T) {
 func TestBadBaseURL(t *testing.T) {
 	r, _ := New()
 	for _, base := range []string{"ftp://x/", "/relative/", "https://x/?q=1"} {
-		if err := r.Build(filepath.Join(t.TempDir(), "p"), Input{BaseURL: base}); err == nil {
+		if err := r.Build(context.Background(), filepath.Join(t.TempDir(), "p"), Input{BaseURL: base}); err == nil {
 			t.Errorf("base URL %q accepted", base)
 		}
 	}

@@ -1,11 +1,13 @@
 package render
 
 import (
+	"context"
 	"errors"
 	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 )
 
@@ -48,7 +50,7 @@ func TestSwapKilledAtEachStep(t *testing.T) {
 	oldIn, newIn := Input{Contact: "old@example.test"}, Input{Contact: "new@example.test"}
 	ref := func(in Input) map[string]string {
 		out := filepath.Join(t.TempDir(), "public")
-		if err := r.Build(out, in); err != nil {
+		if err := r.Build(context.Background(), out, in); err != nil {
 			t.Fatal(err)
 		}
 		return siteFiles(t, out)
@@ -69,7 +71,7 @@ func TestSwapKilledAtEachStep(t *testing.T) {
 			}
 			t.Run(name, func(t *testing.T) {
 				out := filepath.Join(t.TempDir(), "public")
-				if err := r.Build(out, oldIn); err != nil {
+				if err := r.Build(context.Background(), out, oldIn); err != nil {
 					t.Fatal(err)
 				}
 				seen := map[string]bool{}
@@ -90,7 +92,7 @@ func TestSwapKilledAtEachStep(t *testing.T) {
 					}
 					return nil
 				}
-				if err := killed.Build(out, newIn); !errors.Is(err, errKilled) {
+				if err := killed.Build(context.Background(), out, newIn); !errors.Is(err, errKilled) {
 					t.Fatalf("the build was not killed at %s: %v (steps seen: %v)", at, err, seen)
 				}
 				got := siteFiles(t, out)
@@ -113,7 +115,7 @@ func TestSwapKilledAtEachStep(t *testing.T) {
 				default:
 					t.Errorf("killed at %s: out holds %d files, neither the old site nor the new one", at, len(got))
 				}
-				if err := r.Build(out, newIn); err != nil {
+				if err := r.Build(context.Background(), out, newIn); err != nil {
 					t.Fatal(err)
 				}
 				if !maps.Equal(siteFiles(t, out), newSite) {
@@ -126,5 +128,55 @@ func TestSwapKilledAtEachStep(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// doneAfter is a context that is done once its Err has been asked n times:
+// a Ctrl-C between two sites, at a known place.
+type doneAfter struct {
+	context.Context
+	n atomic.Int32
+}
+
+func (c *doneAfter) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestBuildInterrupted: a build whose ctx is done, before it starts or
+// between two sites, returns ctx's error and leaves out as it was, with
+// nothing beside it.
+func TestBuildInterrupted(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := changedSites()
+	if len(all) < 2 {
+		t.Fatalf("%d sites: the test needs two to stop between", len(all))
+	}
+	parent := t.TempDir()
+	out := filepath.Join(parent, "public")
+	if err := r.Build(context.Background(), out, Input{Contact: "old@example.test"}); err != nil {
+		t.Fatal(err)
+	}
+	old := siteFiles(t, out)
+	for name, checks := range map[string]int32{"before": 0, "between sites": 1} {
+		t.Run(name, func(t *testing.T) {
+			ctx := &doneAfter{Context: context.Background()}
+			ctx.n.Store(checks)
+			err := r.Build(ctx, out, Input{Sites: all, Contact: "new@example.test", Workers: 1})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("Build = %v, want context.Canceled", err)
+			}
+			if got := siteFiles(t, out); !maps.Equal(got, old) {
+				t.Errorf("out changed: %d files, was %d", len(got), len(old))
+			}
+			if entries, _ := os.ReadDir(parent); len(entries) != 1 {
+				t.Errorf("beside out: %d entries, want out alone", len(entries))
+			}
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -44,7 +45,7 @@ func TestPageWeight(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "public")
-	if err := r.Build(out, Input{Sites: weightSites(n), Content: testContent}); err != nil {
+	if err := r.Build(context.Background(), out, Input{Sites: weightSites(n), Content: testContent}); err != nil {
 		t.Fatal(err)
 	}
 	weights, err := Weights(out)

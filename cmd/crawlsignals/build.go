@@ -69,7 +69,7 @@ func build(ctx context.Context, e *env, list *sites.List, batches string, conten
 func buildSites(ctx context.Context, e *env, list *sites.List, batches string, content fs.FS, out, baseURL string) ([]*signals.Site, error) {
 	// A build never publishes from nothing (design §4): refused before
 	// anything is written, so out stays as it was.
-	why, err := noEvidence(list, batches, buildOptions(e, content))
+	why, err := noEvidence(ctx, list, batches, buildOptions(e, content))
 	if err != nil {
 		return nil, err
 	}
@@ -95,7 +95,7 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 		defer debug.SetGCPercent(debug.SetGCPercent(render.GCPercent))
 	}
 	var read, gaps, open atomic.Int64
-	err = derived.Each(list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {
+	err = derived.Each(ctx, list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {
 		if s == nil || ctx.Err() != nil {
 			return nil // Close says which site is missing; an interrupt is said below
 		}
@@ -172,7 +172,7 @@ const crawlFirst = "crawl first (crawlsignals crawl), or name the folder of evid
 // Evidence for only some sites of the list is not nothing: the others say
 // "Not read yet". build, recheck's build, demo and verify share it. err is
 // a folder that cannot be read, or an empty -batches (bad usage).
-func noEvidence(list *sites.List, batches string, opt derived.Options) (why string, err error) {
+func noEvidence(ctx context.Context, list *sites.List, batches string, opt derived.Options) (why string, err error) {
 	if batches == "" {
 		return "", fmt.Errorf("%w: -batches names no folder", errUsage)
 	}
@@ -217,7 +217,7 @@ func noEvidence(list *sites.List, batches string, opt derived.Options) (why stri
 	// the listing may name evidence of the list that was never fetched.
 	// A build reads evidence, not its names: that is still nothing here.
 	if _, err := os.Stat(filepath.Join(batches, derived.ListingFile)); err == nil {
-		needs, err := derived.Needs(list, batches, opt)
+		needs, err := derived.Needs(ctx, list, batches, opt)
 		if len(needs) > 0 {
 			return fmt.Sprintf("%s holds no evidence for %s of the list; its listing (%s) names some that is not here (fetch what crawlsignals evidence needs lists)",
 				batches, sitesOfList, derived.ListingFile), nil

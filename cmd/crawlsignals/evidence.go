@@ -20,7 +20,7 @@ func runEvidence(ctx context.Context, e *env, args []string) error {
 		case "merge":
 			return runEvidenceMerge(e, args[1:])
 		case "needs":
-			return runEvidenceNeeds(e, args[1:])
+			return runEvidenceNeeds(ctx, e, args[1:])
 		}
 	}
 	return fmt.Errorf("%w: the evidence commands are verify, merge and needs", errUsage)

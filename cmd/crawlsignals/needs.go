@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/crawlsignals/crawlsignals/derived"
@@ -14,7 +15,7 @@ import (
 // -batches. The publish job opens the store with its listing only,
 // restores the history records, and fetches just these (README, "Running
 // it weekly").
-func runEvidenceNeeds(e *env, args []string) error {
+func runEvidenceNeeds(ctx context.Context, e *env, args []string) error {
 	f := flags(e, "evidence needs", "[-sites sites.toml] [-batches batches] [-content content]")
 	sitesPath := f.String("sites", "sites.toml", "the reviewed list")
 	batches := f.String("batches", "batches", "folder of evidence batches")
@@ -26,7 +27,7 @@ func runEvidenceNeeds(e *env, args []string) error {
 	if err != nil {
 		return codedError{exitUsage, err}
 	}
-	needs, err := derived.Needs(list, *batches, buildOptions(e, contentFS(*content)))
+	needs, err := derived.Needs(ctx, list, *batches, buildOptions(e, contentFS(*content)))
 	if err != nil {
 		return err
 	}

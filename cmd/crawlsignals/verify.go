@@ -31,7 +31,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	opt := buildOptions(e, cfs)
 	opt.Fresh = true
 	// No evidence is nothing verified, never "0 quotes, all well" (design §4).
-	why, err := noEvidence(list, *batches, opt)
+	why, err := noEvidence(ctx, list, *batches, opt)
 	if err != nil {
 		return err
 	}
@@ -40,7 +40,7 @@ func runVerify(ctx context.Context, e *env, args []string) error {
 	}
 	// Derived in memory from the WARCs: verify reads no derived file and
 	// writes nothing, so what it compares is as it found it (issue 40).
-	all, differ, err := derived.Verify(list, *batches, opt)
+	all, differ, err := derived.Verify(ctx, list, *batches, opt)
 	if ctx.Err() != nil {
 		return fmt.Errorf("verify interrupted: %w", ctx.Err())
 	}

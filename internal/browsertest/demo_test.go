@@ -49,7 +49,7 @@ func buildDemo() (string, error) {
 			return "", err
 		}
 	}
-	all, err := derived.Build(got.List, batches, derived.Options{})
+	all, err := derived.Build(context.Background(), got.List, batches, derived.Options{})
 	if err != nil {
 		return "", err
 	}
@@ -61,7 +61,7 @@ func buildDemo() (string, error) {
 		return "", err
 	}
 	public := filepath.Join(dir, "public")
-	return public, r.Build(public, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: got.List.Global.Contact})
+	return public, r.Build(context.Background(), public, render.Input{Sites: all, Content: crawlsignals.Content(), Contact: got.List.Global.Contact})
 }
 
 // TestDemoSiteIsSound needs no browser: every page of the demo build is
