@@ -118,7 +118,7 @@ func copyBatches(t *testing.T, from, to string) {
 		}
 		rel, _ := filepath.Rel(from, p)
 		if d.IsDir() {
-			if d.Name() == derived.DerivedDir {
+			if d.Name() == evidence.DerivedDir {
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(to, rel), 0o755)
@@ -139,7 +139,7 @@ func derivedFiles(t *testing.T, batches string) []string {
 	t.Helper()
 	var out []string
 	filepath.WalkDir(batches, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.Contains(p, string(filepath.Separator)+derived.DerivedDir+string(filepath.Separator)) {
+		if err == nil && !d.IsDir() && strings.Contains(p, string(filepath.Separator)+evidence.DerivedDir+string(filepath.Separator)) {
 			out = append(out, p)
 		}
 		return nil
@@ -284,7 +284,7 @@ func TestWarmBuildReadsNoWARC(t *testing.T) {
 	}
 	// Without the kept history, the history is computed again from each
 	// batch's derived findings, still without a WARC.
-	if err := os.Remove(filepath.Join(batches, derived.DerivedDir, "kommune.test.history.json")); err != nil {
+	if err := os.Remove(filepath.Join(batches, evidence.DerivedDir, "kommune.test.history.json")); err != nil {
 		t.Fatal(err)
 	}
 	again, err := derived.Build(context.Background(), list, batches, opt)
@@ -359,7 +359,7 @@ func TestDerivedFileChangedIsDerivedAgain(t *testing.T) {
 	}
 	if errs := derived.CheckDerived(batches); len(errs) != changed {
 		t.Errorf("CheckDerived found %d changed files, want %d: %v", len(errs), changed, errs)
-	} else if !strings.Contains(errs[0].Error(), derived.DerivedDir) {
+	} else if !strings.Contains(errs[0].Error(), evidence.DerivedDir) {
 		t.Errorf("CheckDerived does not name the file: %v", errs[0])
 	}
 	after, err := derived.Build(context.Background(), list, batches, opt)

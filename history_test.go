@@ -12,6 +12,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/derived"
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/internal/sitecheck"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -50,7 +51,7 @@ func TestHistoryRecordEqualsAllEvidence(t *testing.T) {
 			for _, f := range []string{"kommune.test.warc.gz", "kommune.test.texts.json"} {
 				os.Remove(filepath.Join(part, e, f))
 			}
-			if err := os.RemoveAll(filepath.Join(part, e, derived.DerivedDir)); err != nil {
+			if err := os.RemoveAll(filepath.Join(part, e, evidence.DerivedDir)); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := os.Stat(filepath.Join(part, e, "kommune.test.json")); err != nil {
@@ -128,7 +129,7 @@ func TestHistoryRecordStaleIsFoldedAgain(t *testing.T) {
 	if _, err := derived.Build(context.Background(), list, batches, opt); err != nil {
 		t.Fatal(err)
 	}
-	record := filepath.Join(batches, derived.DerivedDir, "kommune.test.history.json")
+	record := filepath.Join(batches, evidence.DerivedDir, "kommune.test.history.json")
 	kept, err := os.ReadFile(record)
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func TestHistoryRecordStaleIsFoldedAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	os.RemoveAll(filepath.Join(batches, "20261101T060000Z", derived.DerivedDir))
+	os.RemoveAll(filepath.Join(batches, "20261101T060000Z", evidence.DerivedDir))
 	fresh, err := derived.Build(context.Background(), list, batches, derived.Options{Code: "test-1", Fresh: true})
 	if err != nil {
 		t.Fatal(err)

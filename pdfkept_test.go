@@ -9,6 +9,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/derived"
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -47,7 +48,7 @@ func TestCrawlKeepsPDFTextsForTheBuild(t *testing.T) {
 		if reads != 1 {
 			t.Fatalf("the crawl read the PDF %d times, want once", reads)
 		}
-		kept, _ := filepath.Glob(filepath.Join(batches, "*", derived.DerivedDir, "pdf", "*.json"))
+		kept, _ := filepath.Glob(filepath.Join(batches, "*", evidence.DerivedDir, "pdf", "*.json"))
 		if len(kept) != 1 {
 			t.Fatalf("the crawl kept %d PDF texts, want 1: %v", len(kept), kept)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/derived"
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -75,7 +76,7 @@ func crawlTwoPDFs(t *testing.T) (*sites.List, string) {
 func keptPDFPath(t *testing.T, batches, body string) string {
 	t.Helper()
 	sum := sha256.Sum256([]byte(body))
-	paths, _ := filepath.Glob(filepath.Join(batches, "*", derived.DerivedDir, "pdf", hex.EncodeToString(sum[:])+".json"))
+	paths, _ := filepath.Glob(filepath.Join(batches, "*", evidence.DerivedDir, "pdf", hex.EncodeToString(sum[:])+".json"))
 	if len(paths) != 1 {
 		t.Fatalf("kept texts of the PDF: %v, want one", paths)
 	}
@@ -250,7 +251,7 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 	}
 	verify(0)
 	newest := newestBatch(t, batches)
-	pdfs, _ := filepath.Glob(filepath.Join(newest, derived.DerivedDir, "pdf", "*.json"))
+	pdfs, _ := filepath.Glob(filepath.Join(newest, evidence.DerivedDir, "pdf", "*.json"))
 	if len(pdfs) != 1 {
 		t.Fatalf("the demo's newest batch keeps %d PDF texts, want 1 (butikk.test's terms)", len(pdfs))
 	}
@@ -258,11 +259,11 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 		name, file, field string
 		edit              func(map[string]any)
 	}{
-		{"derived findings of the newest batch", filepath.Join(newest, derived.DerivedDir, "kommune.test.json"), "site.ai_use.verdict",
+		{"derived findings of the newest batch", filepath.Join(newest, evidence.DerivedDir, "kommune.test.json"), "site.ai_use.verdict",
 			func(c map[string]any) {
 				c["site"].(map[string]any)["ai_use"].(map[string]any)["verdict"] = "no-objection-found"
 			}},
-		{"derived texts of the newest batch", filepath.Join(newest, derived.DerivedDir, "kommune.test.texts.json"), "texts[",
+		{"derived texts of the newest batch", filepath.Join(newest, evidence.DerivedDir, "kommune.test.texts.json"), "texts[",
 			func(c map[string]any) {
 				for _, x := range c["texts"].([]any) {
 					if x := x.(map[string]any); strings.HasSuffix(x["url"].(string), "/vilkar") {
@@ -270,12 +271,12 @@ func TestVerifyChecksBeforeItWrites(t *testing.T) {
 					}
 				}
 			}},
-		{"history record", filepath.Join(batches, derived.DerivedDir, "avis.test.history.json"), "site.changes[0].items",
+		{"history record", filepath.Join(batches, evidence.DerivedDir, "avis.test.history.json"), "site.changes[0].items",
 			func(c map[string]any) {
 				ch := c["site"].(map[string]any)["changes"].([]any)[0].(map[string]any)
 				ch["items"] = append(ch["items"].([]any), "GPTBot: allowed → disallowed")
 			}},
-		{"history record's verdicts", filepath.Join(batches, derived.DerivedDir, "avis.test.history.json"), "site.history[0].disallowed",
+		{"history record's verdicts", filepath.Join(batches, evidence.DerivedDir, "avis.test.history.json"), "site.history[0].disallowed",
 			func(c map[string]any) {
 				v := c["site"].(map[string]any)["history"].([]any)[0].(map[string]any)
 				v["disallowed"] = []any{}
@@ -364,7 +365,7 @@ func TestWeeklyForgedHistoryRecord(t *testing.T) {
 	dir := t.TempDir()
 	mustWeekly(t, dir, "week")
 	mustWeekly(t, dir, "week")
-	records, _ := filepath.Glob(filepath.Join(dir, "cache", derived.DerivedDir, "*.history.json"))
+	records, _ := filepath.Glob(filepath.Join(dir, "cache", evidence.DerivedDir, "*.history.json"))
 	if len(records) == 0 {
 		t.Fatal("no history record in the cache after two weeks")
 	}
@@ -400,7 +401,7 @@ func TestWeeklyForgedHistoryRecord(t *testing.T) {
 	if strings.Contains(string(published), "(forged)") {
 		t.Errorf("%s's page publishes the forged change", host)
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "cache", derived.DerivedDir, filepath.Base(forged)))
+	data, err := os.ReadFile(filepath.Join(dir, "cache", evidence.DerivedDir, filepath.Base(forged)))
 	if err != nil || strings.Contains(string(data), "(forged)") {
 		t.Errorf("the cache saved after the week still holds the forged record (%v)", err)
 	}

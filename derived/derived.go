@@ -17,6 +17,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
@@ -30,11 +31,9 @@ import (
 // missing, unreadable or keyed otherwise derives again from the WARC.
 // Deleting the folder is always safe. A site's history is kept apart, one
 // record per site in batches/.derived/ (history.go).
-// The folder's name starts with a dot, which no site name can, so neither
-// evidence.Sites nor `evidence verify` ever sees it.
-
-// DerivedDir is the folder of a batch that holds its derived files.
-const DerivedDir = ".derived"
+// The folder is evidence.DerivedDir: its name starts with a dot, which no
+// site name can, so neither evidence.Sites nor `evidence verify` ever sees
+// it, and evidence merge leaves it out.
 
 // derivedFormat changes whenever the layout of a derived file changes.
 // 2: the file carries the sha256 of its content (derivedEnvelope).
@@ -232,7 +231,7 @@ func digestJSON(v any) string {
 
 // derivedPaths are the two files of a site in a batch.
 func derivedPaths(batchDir, host string) (findings, texts string) {
-	d := filepath.Join(batchDir, DerivedDir)
+	d := filepath.Join(batchDir, evidence.DerivedDir)
 	return filepath.Join(d, host+".json"), filepath.Join(d, host+".texts.json")
 }
 
@@ -488,10 +487,10 @@ func CheckDerived(batchesDir string) []error {
 		return []error{err}
 	}
 	var errs []error
-	dirs := []string{filepath.Join(batchesDir, DerivedDir)} // the history records
+	dirs := []string{filepath.Join(batchesDir, evidence.DerivedDir)} // the history records
 	for _, b := range names {
-		if b.IsDir() && b.Name() != DerivedDir {
-			dirs = append(dirs, filepath.Join(batchesDir, b.Name(), DerivedDir), pdfTextDir(filepath.Join(batchesDir, b.Name())))
+		if b.IsDir() && b.Name() != evidence.DerivedDir {
+			dirs = append(dirs, filepath.Join(batchesDir, b.Name(), evidence.DerivedDir), pdfTextDir(filepath.Join(batchesDir, b.Name())))
 		}
 	}
 	for _, dir := range dirs {
@@ -663,10 +662,10 @@ func RemoveDerived(batchesDir string) error {
 	if err != nil {
 		return err
 	}
-	errs := []error{os.RemoveAll(filepath.Join(batchesDir, DerivedDir))} // the history records
+	errs := []error{os.RemoveAll(filepath.Join(batchesDir, evidence.DerivedDir))} // the history records
 	for _, e := range entries {
 		if e.IsDir() {
-			errs = append(errs, os.RemoveAll(filepath.Join(batchesDir, e.Name(), DerivedDir)))
+			errs = append(errs, os.RemoveAll(filepath.Join(batchesDir, e.Name(), evidence.DerivedDir)))
 		}
 	}
 	return errors.Join(errs...)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -18,7 +19,7 @@ import (
 // a changed byte, or content that is not one JSON value, is never used.
 func TestDerivedEnvelope(t *testing.T) {
 	batches := t.TempDir()
-	dir := filepath.Join(batches, DerivedDir) // where the history records are
+	dir := filepath.Join(batches, evidence.DerivedDir) // where the history records are
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}

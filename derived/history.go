@@ -86,7 +86,7 @@ type historyText struct {
 }
 
 func historyPaths(batchesDir, host string) (record, texts string) {
-	d := filepath.Join(batchesDir, DerivedDir)
+	d := filepath.Join(batchesDir, evidence.DerivedDir)
 	return filepath.Join(d, host+".history.json"), filepath.Join(d, host+".history-texts.json")
 }
 

@@ -82,7 +82,7 @@ func TestBuildStopsWhenCtxIsDone(t *testing.T) {
 			}
 		}
 		for _, h := range hosts {
-			if _, err := os.Stat(filepath.Join(dir, batches[1], DerivedDir, h+".json")); err != nil {
+			if _, err := os.Stat(filepath.Join(dir, batches[1], evidence.DerivedDir, h+".json")); err != nil {
 				t.Errorf("%s: no derived file: %v", h, err)
 			}
 		}
@@ -97,7 +97,7 @@ func TestBuildStopsWhenCtxIsDone(t *testing.T) {
 			t.Fatalf("Build = %d sites, %v; want none and context.Canceled", len(all), err)
 		}
 		for _, b := range batches {
-			if _, err := os.Stat(filepath.Join(dir, b, DerivedDir)); !errors.Is(err, os.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(dir, b, evidence.DerivedDir)); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("%s: derived files kept by a build that never started: %v", b, err)
 			}
 		}
@@ -126,7 +126,7 @@ func TestBuildStopsWhenCtxIsDone(t *testing.T) {
 			t.Errorf("%d sites handed on, want 1", n)
 		}
 		for i, h := range hosts {
-			_, err := os.Stat(filepath.Join(dir, batches[0], DerivedDir, h+".json"))
+			_, err := os.Stat(filepath.Join(dir, batches[0], evidence.DerivedDir, h+".json"))
 			if derived := err == nil; derived != (i == 0) {
 				t.Errorf("%s: derived after the interrupt: %v", h, derived)
 			}

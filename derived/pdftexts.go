@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"unicode/utf8"
+
+	"github.com/crawlsignals/crawlsignals/evidence"
 )
 
 // The texts of PDFs a crawl took: the crawl reads each PDF it stores with
@@ -27,7 +29,7 @@ import (
 // where the batch's derived files go (a shard's upload leaves them out,
 // evidence merge copies none of them).
 func pdfTextDir(batchDir string) string {
-	return filepath.Join(batchDir, DerivedDir, "pdf")
+	return filepath.Join(batchDir, evidence.DerivedDir, "pdf")
 }
 
 // pdfText is one kept text. It names the PDF it was read from by the
