@@ -673,19 +673,3 @@ func termKind(q Quote) string {
 	}
 	return "marked by a curator"
 }
-
-// Says is a quote as an AI source repeats it: with its lead-in, and "…"
-// where a long sentence was cut. The page finds a source's quote by it.
-func (q Quote) Says() string {
-	t := q.Text
-	if q.CutBefore {
-		t = "… " + t
-	}
-	if q.CutAfter {
-		t += " …"
-	}
-	if q.LeadIn != "" {
-		t = q.LeadIn + " … " + t
-	}
-	return t
-}

@@ -335,6 +335,22 @@ type Quote struct {
 	score, order int // the reader's score and the sentence's place, for ranking
 }
 
+// Says is a quote as an AI source repeats it: with its lead-in, and "…"
+// where a long sentence was cut. The page finds a source's quote by it.
+func (q Quote) Says() string {
+	t := q.Text
+	if q.CutBefore {
+		t = "… " + t
+	}
+	if q.CutAfter {
+		t += " …"
+	}
+	if q.LeadIn != "" {
+		t = q.LeadIn + " … " + t
+	}
+	return t
+}
+
 // OpenVerdict is the Open by design finding (design §2.6).
 type OpenVerdict struct {
 	// Verdict is yes (true), no (false) or not determined (nil): the pages
