@@ -131,7 +131,7 @@ func codeDigest(pkgs []sourcePackage, modules string, bi *debug.BuildInfo, goVer
 func putFiles(h hash.Hash, fsys fs.FS) error {
 	n := 0
 	err := fs.WalkDir(fsys, ".", func(name string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || strings.HasSuffix(name, "_test.go") {
+		if err != nil || d.IsDir() || !digested(name) {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, name)
@@ -181,6 +181,12 @@ func checkModules(modules string, bi *debug.BuildInfo) error {
 		}
 	}
 	return nil
+}
+
+// digested says whether a file of a deriving package's Source goes into
+// the digest: every file but tests.
+func digested(name string) bool {
+	return !strings.HasSuffix(name, "_test.go")
 }
 
 // put adds each string to h after its length.
