@@ -105,7 +105,7 @@ type Config struct {
 	// PDFText takes a PDF's text for the saved texts beside the evidence
 	// (the command runs it in a child process); batchDir is the batch's
 	// folder, where the reader may keep what it derives for the build
-	// (signals.CrawlPDFReader). nil leaves the text to the build.
+	// (derived.CrawlPDFReader). nil leaves the text to the build.
 	PDFText func(batchDir string, body []byte) (string, error)
 
 	// Resume continues the batch named Batch, started earlier and

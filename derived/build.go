@@ -23,7 +23,7 @@ type Options struct {
 	Content fs.FS // content/: curated quotes, overrides and notes; may be nil
 	Log     *slog.Logger
 	// PDF takes a PDF's text in place of the build's own reader; derived
-	// files are read and kept only when Code names it (pdfreader.go).
+	// files are read and kept only when Code names it (codeName).
 	PDF func(body []byte) (string, error)
 	// PDFChild is the command line of a child process that reads one PDF
 	// (the binary itself and its hidden command; extract.PDFIsolated),

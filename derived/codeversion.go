@@ -25,7 +25,7 @@ import (
 
 // CodeVersion names the deriving code in the key of derived files and
 // history records: a digest of the source of every package of this module
-// that this package is built from, of the dependency modules they use (by
+// that package signals is built from, of the dependency modules they use (by
 // version and checksum), of the Go release (the standard library decodes
 // HTML entities, charsets, gzip) and of the platform. Two builds of the
 // same deriving code give the same name, whatever else of the binary
@@ -58,7 +58,7 @@ type sourcePackage struct {
 }
 
 // derivingPackages are the packages of this module in the import closure
-// of this package (go list -deps ./signals), each with its source. A test
+// of package signals (go list -deps ./signals), each with its source. A test
 // checks the list against the go tool's, so a package that joins the
 // closure cannot go undigested.
 func derivingPackages() []sourcePackage {
@@ -74,7 +74,7 @@ func derivingPackages() []sourcePackage {
 }
 
 // The dependency modules of which packages are in the import closure of
-// this package (the HTML parser, the PDF reader, the charsets, the WARC
+// package signals (the HTML parser, the PDF reader, the charsets, the WARC
 // reader and what they use), one a line: path, version, checksum, and
 // " => " the replacement's when replaced. It is written by the go tool,
 // and a test checks it is what the go tool says still. A binary links

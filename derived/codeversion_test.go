@@ -81,7 +81,7 @@ func TestDerivingCodeIsTheClosure(t *testing.T) {
 		t.Errorf("packages of the closure %v, digested %v", slices.Sorted(maps.Keys(listed)), want)
 	}
 	if got, want := slices.Sorted(maps.Keys(modules)), moduleLines(derivingModules); !slices.Equal(got, want) {
-		t.Errorf("modules of the closure (run go generate ./signals):\n%s\ndigested:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("modules of the closure (run go generate ./derived):\n%s\ndigested:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 

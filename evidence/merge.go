@@ -13,8 +13,9 @@ import (
 )
 
 // DerivedDir is the folder, inside a batch folder, of derived findings: a
-// cache beside the evidence, never evidence itself (README, "Derived
-// findings"). Merge leaves it out and the evidence store never keeps it.
+// cache beside the evidence, never evidence itself (package derived, which
+// keeps its files there). Merge leaves it out and the evidence store never
+// keeps it.
 const DerivedDir = ".derived"
 
 // Merged is what Merge did with one artifact.

@@ -10,7 +10,7 @@ import (
 // The PDF reader decides findings: a child process (extract.PDFIsolated)
 // stops at its limits of time, memory and pages, and a PDF that ran out of
 // time is kept as such; in process there is no such limit. So the reader
-// and its limits are chosen here, in code CodeVersion digests, and the
+// and its limits are chosen here, in code derived.CodeVersion digests, and the
 // name of the code in a key says which reader derived it: findings read
 // in process are never taken for a child's, nor the other way round.
 

@@ -1,7 +1,17 @@
 // Package signals turns a site's evidence into the findings a reader comes
 // for: what robots.txt says to each crawler, the documents read, the gaps,
-// the quotes (each verified word for word), and Open by design. It never
-// fetches: everything comes from stored evidence (design §4).
+// the quotes (each verified word for word), Open by design, AI use per
+// purpose, RSL and licences. It never fetches: everything comes from
+// stored evidence (design §4).
+//
+// It derives, and does nothing else: one batch's evidence of a site in,
+// its findings out (FromBatch), and a site's batches folded, oldest first,
+// into its history and the changes between them (History). It keeps
+// nothing, reads no derived file and knows no cache: package derived
+// decides when a kept finding can be used, and asks this package for the
+// rest. Every file of this package is in the key of derived findings, so
+// any change here re-derives every finding of every batch (go doc
+// ./derived).
 //
 // The types here are the JSON export of design §6, a public contract:
 // fields may be added, none renamed.

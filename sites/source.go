@@ -3,7 +3,7 @@ package sites
 import "embed"
 
 // Source is this package's own source (and the data it embeds), so that
-// signals.CodeVersion can name the code that derives findings rather than
+// derived.CodeVersion can name the code that derives findings rather than
 // the binary that holds it: a binary rebuilt with the same deriving code
 // finds its derived files current, and any change here re-derives them.
 // Test files come along with the pattern; the digest leaves them out, as

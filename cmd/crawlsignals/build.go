@@ -135,9 +135,9 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 
 // buildOptions reads PDFs in a child process of this very binary, so a
 // hostile PDF can neither crash the build nor exhaust its memory. Which
-// reader and under which limits is signals' to say (Options.PDFChild):
-// they decide findings, and the key of derived files names signals' code,
-// not this binary's.
+// reader and under which limits is signals' to say (signals.PDFReader,
+// given derived.Options.PDFChild): they decide findings, and the key of
+// derived files names signals' code, not this binary's.
 func buildOptions(e *env, content fs.FS) derived.Options {
 	return derived.Options{Content: content, Log: e.log, PDFChild: pdfChild()}
 }
