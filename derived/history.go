@@ -21,6 +21,14 @@ import (
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
+// A site's history record (batches/.derived/SITE.history.json, with the
+// newest batch's sentences beside it in SITE.history-texts.json) keeps the
+// state of the fold signals.History after the newest batch it folded, so
+// that the next batch extends it: a build reads the newest batch and one
+// record, never every earlier batch. A missing, damaged or stale record is
+// folded again from every batch, which gives the same findings to the
+// byte (see the package doc for its key).
+
 // chainedHistory is a site's history fold (signals.History) with the chain
 // of the evidence keys of the batches it folded, which its record is keyed
 // by.
