@@ -1,4 +1,4 @@
-package terms
+package score
 
 import (
 	"crypto/sha256"
@@ -10,13 +10,14 @@ import (
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/terms"
 )
 
 // The labelled folders of real terms documents, outside the project
 // (design: never copied in).
 const (
-	realTerms  = "../../shared/realweb/terms"
-	realTerms2 = "../../shared/realweb/terms-2"
+	realTerms  = "../../../shared/realweb/terms"
+	realTerms2 = "../../../shared/realweb/terms-2"
 )
 
 // realTermsBars are the bars TestRealTerms holds the reader to, over the
@@ -61,7 +62,7 @@ func TestRealTerms(t *testing.T) {
 				}
 			}
 			for _, dir := range bar.dirs {
-				d, err := Score(dir)
+				d, err := Folder(dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -129,14 +130,14 @@ func TestScoreRules(t *testing.T) {
 	expected := map[string]any{
 		"_about": map[string]string{"what": "skipped"},
 		"a.txt": Labelled{Lang: "en", SHA256: sums["a.txt"], Labels: []Label{
-			{Text: ban, Topic: TopicScraping, Objects: true, Rank: "must"},
-			{Text: licence, Topic: TopicLicence, Rank: "must"},
-			{Text: consent, Topic: TopicLicence, Rank: "may"},
-			{Text: training, Topic: TopicAI, Objects: true, Rank: "must"},
+			{Text: ban, Topic: terms.TopicScraping, Objects: true, Rank: "must"},
+			{Text: licence, Topic: terms.TopicLicence, Rank: "must"},
+			{Text: consent, Topic: terms.TopicLicence, Rank: "may"},
+			{Text: training, Topic: terms.TopicAI, Objects: true, Rank: "must"},
 		}, Decoys: []Label{{Text: decoy}}},
 		"b.txt": Labelled{Lang: "nb", SHA256: sums["b.txt"], Labels: []Label{
-			{Text: nbBan, Topic: TopicScraping, Objects: true, Rank: "must"},
-			{Text: ccBy, Topic: TopicLicence, Rank: "must", Lang: "en"},
+			{Text: nbBan, Topic: terms.TopicScraping, Objects: true, Rank: "must"},
+			{Text: ccBy, Topic: terms.TopicLicence, Rank: "must", Lang: "en"},
 		}},
 	}
 	raw, err := json.Marshal(expected)
@@ -147,20 +148,20 @@ func TestScoreRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	// What the stand-in reader finds: every sentence but training.
-	found := map[string]Sentence{
-		ban:     {Topic: TopicScraping, Objects: true},
-		licence: {Topic: TopicLicence},
-		consent: {Topic: TopicLicence, Objects: true},  // on a label that does not object
-		decoy:   {Topic: TopicAI, Objects: true},       // on a decoy
-		nightly: {Topic: TopicScraping, Objects: true}, // on nothing
-		nbBan:   {Topic: TopicScraping, Objects: true},
-		ccBy:    {Topic: TopicLicence},
+	found := map[string]terms.Sentence{
+		ban:     {Topic: terms.TopicScraping, Objects: true},
+		licence: {Topic: terms.TopicLicence},
+		consent: {Topic: terms.TopicLicence, Objects: true},  // on a label that does not object
+		decoy:   {Topic: terms.TopicAI, Objects: true},       // on a decoy
+		nightly: {Topic: terms.TopicScraping, Objects: true}, // on nothing
+		nbBan:   {Topic: terms.TopicScraping, Objects: true},
+		ccBy:    {Topic: terms.TopicLicence},
 	}
-	read := func(blocks []extract.Block, _ string) Reading {
-		var r Reading
+	read := func(blocks []extract.Block, _ string) terms.Reading {
+		var r terms.Reading
 		for _, b := range blocks {
 			if s, ok := found[b.Text]; ok {
-				s.Text, s.Stance, s.Subject, s.Words = b.Text, "prohibits", SubjectSite, []string{"w"}
+				s.Text, s.Stance, s.Subject, s.Words = b.Text, "prohibits", terms.SubjectSite, []string{"w"}
 				r.Found = append(r.Found, s)
 			}
 		}
@@ -181,10 +182,10 @@ func TestScoreRules(t *testing.T) {
 		t.Errorf("en: docs %d, must %d/%d, precision %d/%d, objections %d/%d (all %d/%d); want 1, 3/4, 3/5, 1/2 (1/2)",
 			en.Docs, en.MustFound, en.Must, en.OnLabel, en.Quotes, en.ObjFound, en.Objections, en.AllObjFound, en.AllObj)
 	}
-	if got := en.ByTopic[TopicLicence]; got != (TopicScore{Must: 2, MustFound: 2, Quotes: 2, OnLabel: 2}) {
+	if got := en.ByTopic[terms.TopicLicence]; got != (TopicScore{Must: 2, MustFound: 2, Quotes: 2, OnLabel: 2}) {
 		t.Errorf("en licence: %+v, want must 2/2 (b.txt's English label among them), quotes 2/2", got)
 	}
-	if got := en.ByTopic[TopicAI]; got != (TopicScore{Must: 1, Quotes: 1}) {
+	if got := en.ByTopic[terms.TopicAI]; got != (TopicScore{Must: 1, Quotes: 1}) {
 		t.Errorf("en ai: %+v, want must 0/1, quotes 0/1", got)
 	}
 	if r, ok := en.Recall(); !ok || r != 0.75 {
@@ -242,7 +243,7 @@ func TestScoreRules(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "b.txt"), []byte(nbBan+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Score(dir); err == nil || !strings.Contains(err.Error(), "b.txt: not the bytes that were labelled") {
+	if _, err := Folder(dir); err == nil || !strings.Contains(err.Error(), "b.txt: not the bytes that were labelled") {
 		t.Errorf("Score of a changed document: %v, want the sha256 error naming b.txt", err)
 	}
 }

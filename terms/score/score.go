@@ -1,4 +1,9 @@
-package terms
+// Package score measures the terms reader against labelled folders of
+// real documents: key-sentence recall and precision, objection recall,
+// decoys taken for objections and false objections, per topic and per
+// language. It is the tool behind `crawlsignals eval`; no finding of the
+// directory goes through it, so it is not part of the deriving code.
+package score
 
 import (
 	"cmp"
@@ -13,11 +18,12 @@ import (
 	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/terms"
 )
 
 // A labelled folder holds documents and an expected.json in which a
 // careful reader marked every sentence the directory needs (labels) and
-// sentences that only look as if they were (decoys). Score runs the finder
+// sentences that only look as if they were (decoys). Folder runs the finder
 // on each document as the crawler reads it and measures it by the folder's
 // scoring rule.
 //
@@ -117,13 +123,13 @@ func ratio(a, b int) (float64, bool) {
 	return float64(a) / float64(b), true
 }
 
-// Score reads every document of a labelled folder and scores the finder.
-func Score(dir string) ([]DocScore, error) {
-	return scoreDir(dir, Read)
+// Folder reads every document of a labelled folder and scores the finder.
+func Folder(dir string) ([]DocScore, error) {
+	return scoreDir(dir, terms.Read)
 }
 
-// scoreDir is Score with the reader given (tests give their own).
-func scoreDir(dir string, read func([]extract.Block, string) Reading) ([]DocScore, error) {
+// scoreDir is Folder with the reader given (tests give their own).
+func scoreDir(dir string, read func([]extract.Block, string) terms.Reading) ([]DocScore, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
 	if err != nil {
 		return nil, err
@@ -183,7 +189,7 @@ func readForScore(name string, body []byte) ([]extract.Block, string, error) {
 	return extract.LineBlocks(text), "", nil
 }
 
-func scoreDoc(file string, l Labelled, r Reading) DocScore {
+func scoreDoc(file string, l Labelled, r terms.Reading) DocScore {
 	d := DocScore{File: file, Lang: l.Lang, Docs: 1, ByTopic: map[string]TopicScore{}}
 	var quotes, objecting []string
 	why := map[string]string{}
