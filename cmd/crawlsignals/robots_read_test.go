@@ -1,4 +1,4 @@
-package robots
+package main
 
 import (
 	"bytes"
@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-func runCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
+func runRobotsCmd(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := RunCommand(args, strings.NewReader(stdin), &out, &errb)
+	code := robotsCommand(args, strings.NewReader(stdin), &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -22,16 +22,16 @@ func TestCommandURLs(t *testing.T) {
 	if err := os.WriteFile(path, []byte(cmdFile), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCmd(t, "", path, "https://e.test/", "https://e.test/private/x", "https://e.test/robots.txt")
+	code, out, errs := runRobotsCmd(t, "", path, "https://e.test/", "https://e.test/private/x", "https://e.test/robots.txt")
 	want := "allowed\thttps://e.test/\t0\ndisallowed\thttps://e.test/private/x\t2\nallowed\thttps://e.test/robots.txt\t0\n"
 	if code != 0 || out != want || errs != "" {
 		t.Errorf("code %d\n%s\nstderr %s", code, out, errs)
 	}
-	code, out, _ = runCmd(t, cmdFile, "-agent", "GPTBot", "-", "https://e.test/")
+	code, out, _ = runRobotsCmd(t, cmdFile, "-agent", "GPTBot", "-", "https://e.test/")
 	if code != 0 || out != "disallowed\thttps://e.test/\t6\n" {
 		t.Errorf("stdin, GPTBot: %d %q", code, out)
 	}
-	code, out, _ = runCmd(t, cmdFile, "-agent", "GPTBot/1.2 (+https://openai.com/gptbot)", "-", "https://e.test/")
+	code, out, _ = runRobotsCmd(t, cmdFile, "-agent", "GPTBot/1.2 (+https://openai.com/gptbot)", "-", "https://e.test/")
 	if code != 0 || out != "disallowed\thttps://e.test/\t6\n" {
 		t.Errorf("full user agent: %d %q", code, out)
 	}
@@ -39,7 +39,7 @@ func TestCommandURLs(t *testing.T) {
 	// it: 4xx unavailable (allowed), 5xx and no answer unreachable
 	// (disallowed); LINE names which.
 	for status, want := range map[string]string{"404": "allowed\thttps://e.test/private/x\tunavailable", "410": "allowed\thttps://e.test/private/x\tunavailable", "403": "allowed\thttps://e.test/private/x\tunavailable", "503": "disallowed\thttps://e.test/private/x\tunreachable", "0": "disallowed\thttps://e.test/private/x\tunreachable"} {
-		code, out, _ = runCmd(t, cmdFile, "-status", status, "-", "https://e.test/private/x")
+		code, out, _ = runRobotsCmd(t, cmdFile, "-status", status, "-", "https://e.test/private/x")
 		if code != 0 || out != want+"\n" {
 			t.Errorf("status %s: %d %q", status, code, out)
 		}
@@ -47,7 +47,7 @@ func TestCommandURLs(t *testing.T) {
 }
 
 func TestCommandReading(t *testing.T) {
-	code, out, _ := runCmd(t, cmdFile, "-")
+	code, out, _ := runRobotsCmd(t, cmdFile, "-")
 	if code != 0 {
 		t.Fatalf("code %d", code)
 	}
@@ -68,11 +68,11 @@ func TestCommandReading(t *testing.T) {
 	if !strings.Contains(out, "GPTBot") || !strings.Contains(out, "disallowed  6") {
 		t.Errorf("agents table:\n%s", out)
 	}
-	_, out, _ = runCmd(t, "<!DOCTYPE html><html><body>Not found</body></html>", "-")
+	_, out, _ = runRobotsCmd(t, "<!DOCTYPE html><html><body>Not found</body></html>", "-")
 	if !strings.Contains(out, "looks like an HTML page") {
 		t.Errorf("HTML not noted:\n%s", out)
 	}
-	_, out, _ = runCmd(t, cmdFile, "-status", "500", "-")
+	_, out, _ = runRobotsCmd(t, cmdFile, "-status", "500", "-")
 	if !strings.Contains(out, "server error") {
 		t.Errorf("status 500:\n%s", out)
 	}
@@ -86,14 +86,14 @@ func TestCommandUsage(t *testing.T) {
 		"out of range": {"-status", "1000", "-"},
 		"empty agent":  {"-agent", "", "-"},
 	} {
-		if code, _, errs := runCmd(t, "", args...); code != 2 || errs == "" {
+		if code, _, errs := runRobotsCmd(t, "", args...); code != 2 || errs == "" {
 			t.Errorf("%s: code %d, stderr %q", name, code, errs)
 		}
 	}
-	if code, _, errs := runCmd(t, "", filepath.Join(t.TempDir(), "missing.txt"), "https://e.test/"); code != 1 || errs == "" {
+	if code, _, errs := runRobotsCmd(t, "", filepath.Join(t.TempDir(), "missing.txt"), "https://e.test/"); code != 1 || errs == "" {
 		t.Errorf("missing file: code %d %q", code, errs)
 	}
-	if code, _, _ := runCmd(t, "", "-h"); code != 0 {
+	if code, _, _ := runRobotsCmd(t, "", "-h"); code != 0 {
 		t.Errorf("-h: code %d", code)
 	}
 }

@@ -1,4 +1,4 @@
-package robots
+package main
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/robots"
 )
 
 // digitGroups are groups for the crawlers of our list whose tokens hold a
@@ -21,13 +23,13 @@ const digitGroups = "\nUser-agent: AI2Bot\nUser-agent: img2dataset\nDisallow: /\
 // build's reading (Report, which the site pages show) gives it, and the
 // command's own agents table says the same as its answer.
 func TestCommandAgreesWithBuild(t *testing.T) {
-	dir := filepath.Join(sharedDir(), "realweb", "robots")
+	dir := filepath.Join("..", "..", "..", "shared", "realweb", "robots")
 	files, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 	if len(files) == 0 {
 		t.Skipf("no real robots.txt files in %s (a clone outside the project's environment): skipping", dir)
 	}
 	sort.Strings(files)
-	agents := Agents()
+	agents := robots.Agents()
 	urls := []string{"https://e.test/", "https://e.test/private/x"}
 	checked := 0
 	for _, path := range files {
@@ -40,7 +42,7 @@ func TestCommandAgreesWithBuild(t *testing.T) {
 			if err := os.WriteFile(tmp, []byte(body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			f := Parse([]byte(body))
+			f := robots.Parse([]byte(body))
 			for _, u := range urls {
 				want := map[string]string{}
 				for _, a := range agents {
@@ -63,7 +65,7 @@ func TestCommandAgreesWithBuild(t *testing.T) {
 					}
 				}
 				for _, a := range agents {
-					code, out, _ := runCmd(t, "", "-agent", a.Token, tmp, u)
+					code, out, _ := runRobotsCmd(t, "", "-agent", a.Token, tmp, u)
 					if code != 0 || out != want[a.Token] {
 						t.Errorf("%s (%s): robots -agent %s %s = %q, the build reads %q", filepath.Base(path), variant, a.Token, u, out, want[a.Token])
 					}
@@ -72,7 +74,7 @@ func TestCommandAgreesWithBuild(t *testing.T) {
 			}
 			// The whole reading for AI2Bot: its "follows" line agrees with
 			// the group the table gives the crawler.
-			code, out, _ := runCmd(t, "", "-agent", "AI2Bot", tmp)
+			code, out, _ := runRobotsCmd(t, "", "-agent", "AI2Bot", tmp)
 			kind, _ := f.GroupFor("AI2Bot")
 			if code != 0 || !strings.Contains(out, "\nAI follows: "+kind) {
 				t.Errorf("%s (%s): reading for AI2Bot does not say it follows %s:\n%s", filepath.Base(path), variant, kind, out)
@@ -89,14 +91,14 @@ func TestCommandAgreesWithBuild(t *testing.T) {
 // is written is answered for the token it reads as, and the command says so.
 func TestCommandSaysHowItReadsTheName(t *testing.T) {
 	file := "User-agent: *\nAllow: /\n\nUser-agent: AI2Bot\nDisallow: /\n"
-	code, out, errs := runCmd(t, file, "-agent", "AI2Bot", "-", "https://e.test/")
+	code, out, errs := runRobotsCmd(t, file, "-agent", "AI2Bot", "-", "https://e.test/")
 	if code != 0 || out != "disallowed\thttps://e.test/\t5\n" {
 		t.Errorf("AI2Bot: %d %q", code, out)
 	}
 	if !strings.Contains(errs, `read as the product token "AI"`) {
 		t.Errorf("stderr does not say how AI2Bot is read: %q", errs)
 	}
-	_, _, errs = runCmd(t, file, "-agent", "GPTBot/1.2 (+https://openai.com/gptbot)", "-", "https://e.test/")
+	_, _, errs = runRobotsCmd(t, file, "-agent", "GPTBot/1.2 (+https://openai.com/gptbot)", "-", "https://e.test/")
 	if errs != "" {
 		t.Errorf("a version after the token is no news: %q", errs)
 	}
@@ -110,11 +112,11 @@ func TestCommandNamesOurRule(t *testing.T) {
 		"403": {"allowed\thttps://e.test/\tunavailable\n", "a crawler MAY access any resource"},
 		"503": {"disallowed\thttps://e.test/\tunreachable\n", "a crawler MUST assume complete disallow"},
 	} {
-		code, out, errs := runCmd(t, "User-agent: *\nAllow: /\n", "-status", status, "-", "https://e.test/")
+		code, out, errs := runRobotsCmd(t, "User-agent: *\nAllow: /\n", "-status", status, "-", "https://e.test/")
 		if code != 0 || out != c.out || !strings.Contains(errs, "our crawler's rule") || !strings.Contains(errs, c.rfc) {
 			t.Errorf("status %s: %q, stderr %q", status, out, errs)
 		}
-		_, out, _ = runCmd(t, "User-agent: *\nAllow: /\n", "-status", status, "-")
+		_, out, _ = runRobotsCmd(t, "User-agent: *\nAllow: /\n", "-status", status, "-")
 		if !strings.Contains(out, "(not-read)") || strings.Contains(out, "disallow-all") {
 			t.Errorf("status %s reading: %s", status, out)
 		}

@@ -1,4 +1,4 @@
-package robots
+package main
 
 import (
 	"strings"
@@ -47,7 +47,7 @@ func TestCommandStatusAsRFC9309(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, agent := range []string{"GPTBot", "CCBot"} {
-			code, out, errs := runCmd(t, cmdFile, "-agent", agent, "-status", c.status, "-", root, private)
+			code, out, errs := runRobotsCmd(t, cmdFile, "-agent", agent, "-status", c.status, "-", root, private)
 			w := c.want(agent)
 			if code != 0 || out != w.root+w.private {
 				t.Errorf("-agent %s -status %s: exit %d, stdout\n%s\nwant\n%s", agent, c.status, code, out, w.root+w.private)
@@ -70,7 +70,7 @@ func TestCommandStatusAsRFC9309(t *testing.T) {
 // our own crawler, and our rule is one line of its own that says it is ours
 // and is not the verdict; stdout holds the verdicts only.
 func TestCommandOurRuleIsANote(t *testing.T) {
-	code, out, errs := runCmd(t, cmdFile, "-status", "403", "-", "https://e.test/private/x")
+	code, out, errs := runRobotsCmd(t, cmdFile, "-status", "403", "-", "https://e.test/private/x")
 	if code != 0 || out != "allowed\thttps://e.test/private/x\tunavailable\n" {
 		t.Errorf("crawlsignals, 403: exit %d %q", code, out)
 	}
@@ -84,11 +84,11 @@ func TestCommandOurRuleIsANote(t *testing.T) {
 		t.Errorf("our rule is not one note line of its own:\n%s", errs)
 	}
 	// The whole reading says what RFC 9309 tells the agent named.
-	_, out, _ = runCmd(t, cmdFile, "-agent", "GPTBot", "-status", "403", "-")
+	_, out, _ = runRobotsCmd(t, cmdFile, "-agent", "GPTBot", "-status", "403", "-")
 	if !strings.Contains(out, "GPTBot, as RFC 9309 reads status 403 (unavailable): allowed everywhere") {
 		t.Errorf("reading, 403:\n%s", out)
 	}
-	_, out, _ = runCmd(t, cmdFile, "-agent", "GPTBot", "-status", "503", "-")
+	_, out, _ = runRobotsCmd(t, cmdFile, "-agent", "GPTBot", "-status", "503", "-")
 	if !strings.Contains(out, "GPTBot, as RFC 9309 reads status 503 (unreachable): disallowed everywhere") {
 		t.Errorf("reading, 503:\n%s", out)
 	}
@@ -99,14 +99,14 @@ func TestCommandOurRuleIsANote(t *testing.T) {
 func TestCommandBadURL(t *testing.T) {
 	for _, bad := range []string{"notaurl", "e.test/private", "/private", "ftp://e.test/x", "https://", "https:/private", "mailto:a@e.test", "https://e.test:port/", ""} {
 		for _, status := range []string{"200", "403", "503"} {
-			code, out, errs := runCmd(t, cmdFile, "-status", status, "-", "https://e.test/", bad)
+			code, out, errs := runRobotsCmd(t, cmdFile, "-status", status, "-", "https://e.test/", bad)
 			if code != 2 || out != "" || !strings.Contains(errs, `"`+bad+`"`) {
 				t.Errorf("-status %s, URL %q: exit %d, stdout %q, stderr %q", status, bad, code, out, errs)
 			}
 		}
 	}
 	// Scheme letters in any case are still http(s).
-	if code, out, errs := runCmd(t, cmdFile, "-", "HTTPS://e.test/private/x"); code != 0 || out != "disallowed\tHTTPS://e.test/private/x\t2\n" {
+	if code, out, errs := runRobotsCmd(t, cmdFile, "-", "HTTPS://e.test/private/x"); code != 0 || out != "disallowed\tHTTPS://e.test/private/x\t2\n" {
 		t.Errorf("HTTPS: exit %d %q %q", code, out, errs)
 	}
 }
