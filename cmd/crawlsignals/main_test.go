@@ -90,6 +90,13 @@ func TestDemoEndToEnd(t *testing.T) {
 	if code != exitFailed || !strings.Contains(stderr, "content/sites/register.test.md:3:") || !strings.Contains(stderr, "closest text found") {
 		t.Errorf("verify with a bad curated quote: exit %d\n%s", code, stderr)
 	}
+	// A curation file that does not load is named with its line; the
+	// evidence, which is whole, is not blamed.
+	os.WriteFile(filepath.Join(content, "sites", "register.test.md"), []byte("+++\n# curated\n[[quote]]\nurl = \"https://register.test/lisens\"\n+++\n"), 0o644)
+	code, _, stderr = runCmd(t, "build", "-sites", "../../testdata/demo/sites.toml", "-batches", filepath.Join(dir, "batches"), "-content", content, "-out", filepath.Join(dir, "cur"))
+	if code != exitFailed || !strings.Contains(stderr, "a curation file could not be read: content/sites/register.test.md:3: a quote needs url and text") || strings.Contains(stderr, "evidence") {
+		t.Errorf("build with a curation file that does not load: exit %d\n%s", code, stderr)
+	}
 	// The PDF terms were read through the child process.
 	data, err := os.ReadFile(filepath.Join(out, "sites", "butikk.test", "signals.json"))
 	if err != nil {
