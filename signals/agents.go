@@ -89,7 +89,7 @@ type AgentsTable struct {
 	// purposes are the per-purpose verdicts of each site's newest batch,
 	// [site][agent], as purposeCodes places them.
 	purposes [][]byte
-	byBatch   [][]byte // [batch*len(hosts)+site][agent], nil where the batch did not read the site
+	byBatch  [][]byte // [batch*len(hosts)+site][agent], nil where the batch did not read the site
 }
 
 // verdictNames are the verdicts an AgentsTable holds, by their code.
