@@ -73,6 +73,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	}
 	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "requests to sites that asked us to stop: 0\n",
 		"2 batches, the web changes between them", "avis.test     a crawler newly refused: CCBot: allowed → disallowed",
+		"feed.test     a purpose newly refused: AI answers: No objection found → Refused (Content-Signal: search=yes, ai-train=no, ai-input=no (for *))",
 		"kommune.test  a sentence of the terms changed: kommune.test/vilkar", "butikk.test   unchanged",
 		" serve -dir " + out + "\n", "http://127.0.0.1:8080/changes/"} {
 		if !strings.Contains(stdout, want) {
