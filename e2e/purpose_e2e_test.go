@@ -59,6 +59,10 @@ type purposeRun struct {
 	csv   map[string]map[string]string  // sites.csv: host → column → cell
 	pages map[string]string             // sites/HOST/index.html, entities decoded
 	dir   string                        // the directory's index.html, entities decoded
+	// crawlers are crawlers/SLUG/index.html, entities decoded, and agents
+	// agents.json.
+	crawlers map[string]string
+	agents   signals.AgentsIndex
 }
 
 func crawlPurposeHosts(t *testing.T) *purposeRun {
@@ -75,7 +79,14 @@ func crawlPurposeHosts(t *testing.T) *purposeRun {
 			return data
 		}
 		r := &purposeRun{sites: map[string]*signals.Site{}, index: map[string]signals.IndexEntry{},
-			csv: map[string]map[string]string{}, pages: map[string]string{}, dir: html.UnescapeString(string(file("index.html")))}
+			csv: map[string]map[string]string{}, pages: map[string]string{}, dir: html.UnescapeString(string(file("index.html"))),
+			crawlers: map[string]string{}}
+		for _, slug := range []string{"gptbot", "oai-searchbot"} {
+			r.crawlers[slug] = html.UnescapeString(string(file("crawlers/" + slug + "/index.html")))
+		}
+		if err := json.Unmarshal(file("agents.json"), &r.agents); err != nil {
+			t.Fatal(err)
+		}
 		for _, ls := range list.Sites {
 			var s signals.Site
 			if err := json.Unmarshal(file("sites/"+ls.Host+"/signals.json"), &s); err != nil {

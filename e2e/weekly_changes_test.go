@@ -29,9 +29,10 @@ func TestWeeklySaysWhatChanged(t *testing.T) {
 		t.Fatalf("week 2: exit %d\n%s", code, out)
 	}
 	week2 := weekBatch(t, out)
-	// Stage 2 of the fixture web: avis.test refuses CCBot, kommune.test's
-	// terms changed; nothing else did.
-	if want := "weekly: findings changed in batch " + week2 + ": avis.test, kommune.test (changes/ lists what changed)\n"; !strings.Contains(out, want) {
+	// Stage 2 of the fixture web: avis.test refuses CCBot, feed.test's
+	// Content-Signal refuses AI answers, kommune.test's terms changed;
+	// nothing else did.
+	if want := "weekly: findings changed in batch " + week2 + ": avis.test, feed.test, kommune.test (changes/ lists what changed)\n"; !strings.Contains(out, want) {
 		t.Errorf("week 2 lacks %q:\n%s", want, out)
 	}
 	md, err := os.ReadFile(summary)
@@ -42,7 +43,7 @@ func TestWeeklySaysWhatChanged(t *testing.T) {
 		"### Crawl of batch " + week1 + ", shard 0/2\n",
 		"### Crawl of batch " + week2 + ", shard 1/2\n",
 		"### Sites whose findings changed in batch " + week1 + "\n\nNone: no site's findings changed since its previous batch.\n",
-		"### Sites whose findings changed in batch " + week2 + "\n\n- avis.test\n- kommune.test\n",
+		"### Sites whose findings changed in batch " + week2 + "\n\n- avis.test\n- feed.test\n- kommune.test\n",
 	} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("GITHUB_STEP_SUMMARY lacks %q:\n%s", want, md)

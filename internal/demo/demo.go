@@ -116,7 +116,8 @@ type Case struct {
 
 // Cases says which fixture site shows which case of change in the newest
 // batch, each checked against the built findings: a crawler newly refused,
-// a sentence of the terms changed, and a site that did not change. An
+// a purpose newly refused (a Content-Signal value), a sentence of the terms
+// changed, and a site that did not change. An
 // error names a case the findings do not show (the fixture web and this
 // list have drifted apart).
 func Cases(all []*signals.Site) ([]Case, error) {
@@ -144,6 +145,13 @@ func Cases(all []*signals.Site) ([]Case, error) {
 		errs = append(errs, fmt.Errorf("demo: avis.test's change does not refuse CCBot: %q", c.Items))
 	} else {
 		out = append(out, Case{"avis.test", "a crawler newly refused", item})
+	}
+	if c, err := latest("feed.test"); err != nil || c == nil {
+		errs = append(errs, errors.Join(err, errors.New("demo: feed.test shows no change in the newest batch")))
+	} else if item := itemWith(c, "AI answers: "); item == "" {
+		errs = append(errs, fmt.Errorf("demo: feed.test's change names no AI answers verdict: %q", c.Items))
+	} else {
+		out = append(out, Case{"feed.test", "a purpose newly refused", item})
 	}
 	if c, err := latest("kommune.test"); err != nil || c == nil {
 		errs = append(errs, errors.Join(err, errors.New("demo: kommune.test shows no change in the newest batch")))
