@@ -49,6 +49,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/policy"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -182,7 +183,7 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 		for _, s := range selected {
 			for _, h := range s.Hosts {
 				to, ok := cfg.Resolve[h]
-				if !ok || !LoopbackTarget(to) {
+				if !ok || !guard.LoopbackTarget(to) {
 					return nil, fmt.Errorf("-min-delay %s is below the %s floor, which may be lowered only when every host is mapped to loopback with -resolve; %s is not (mapped to %q)", cfg.MinDelay, MinDelayFloor, h, to)
 				}
 			}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -71,7 +72,7 @@ type crawlRun struct {
 // guarded client with the policy timeouts, minus the sockets.
 func crawlMemory(t *testing.T, srv *fixture.Server, list *sites.List, only []string, cfg Config) *crawlRun {
 	t.Helper()
-	cfg.Client = NewClient(ClientOptions{Transport: srv.Transport()})
+	cfg.Client = guard.NewClient(guard.Options{Transport: srv.Transport()})
 	return crawlWith(t, srv, list, only, cfg)
 }
 

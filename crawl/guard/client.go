@@ -1,4 +1,4 @@
-package crawl
+package guard
 
 import (
 	"context"
@@ -26,7 +26,7 @@ const (
 
 // Timeouts are the guarded client's limits on one request. PolicyTimeouts are
 // the promises of design §2.2; lower values exist for tests of the fixture web
-// only (see ClientOptions.Timeouts).
+// only (see Options.Timeouts).
 type Timeouts struct {
 	Connect time.Duration // TCP connect, name resolution included
 	TLS     time.Duration // TLS handshake
@@ -67,8 +67,8 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// ClientOptions configure the guarded client.
-type ClientOptions struct {
+// Options configure the guarded client.
+type Options struct {
 	// Resolve maps a reviewed host to the address to dial instead of asking
 	// DNS (the fixture web). Mapped hosts are exempt from the address guard.
 	Resolve map[string]string
@@ -101,8 +101,8 @@ type ClientOptions struct {
 // done by hand so that every hop is checked and every byte is counted), the
 // timeouts of the policy and a floor on the transfer rate, and a dial-time
 // guard against private and loopback addresses.
-func NewClient(opts ClientOptions) *http.Client {
-	g := &guard{
+func NewClient(opts Options) *http.Client {
+	g := &roundTripper{
 		resolve:  map[string]string{},
 		loopback: map[string]bool{},
 		resolver: opts.Resolver,
@@ -134,16 +134,16 @@ func NewClient(opts ClientOptions) *http.Client {
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
-		// No Client.Timeout: guard.RoundTrip keeps the whole-request limit
+		// No Client.Timeout: roundTripper.RoundTrip keeps the whole-request limit
 		// of the request's destination, body included, and says so in its
 		// error. Jar nil: no cookies are kept.
 	}
 }
 
-// guard is the client's RoundTripper: it picks the timeouts of the request's
+// roundTripper is the client's RoundTripper: it picks the timeouts of the request's
 // destination, keeps the whole-request limit and the transfer floor, and
 // dials through the address guard.
-type guard struct {
+type roundTripper struct {
 	resolve  map[string]string // host → IP:PORT (-resolve)
 	loopback map[string]bool   // mapped hosts whose target is loopback
 	resolver Resolver
@@ -153,12 +153,12 @@ type guard struct {
 
 	real     *connTransport    // policy timeouts
 	testReal *connTransport    // test timeouts, for loopback-mapped hosts; nil when the same
-	memory   http.RoundTripper // ClientOptions.Transport
+	memory   http.RoundTripper // Options.Transport
 }
 
 // timeoutsFor returns the limits of a request to host: the policy's, unless
 // the request cannot leave the machine.
-func (g *guard) timeoutsFor(host string) Timeouts {
+func (g *roundTripper) timeoutsFor(host string) Timeouts {
 	if g.memory != nil || g.loopback[strings.ToLower(host)] {
 		return g.test
 	}
@@ -169,7 +169,7 @@ func (g *guard) timeoutsFor(host string) Timeouts {
 // offered), certificates checked against roots (nil: the system's), never
 // through a proxy (the guard must see the real address), bodies never
 // decompressed on the way.
-func (g *guard) transport(t Timeouts, roots *x509.CertPool) *connTransport {
+func (g *roundTripper) transport(t Timeouts, roots *x509.CertPool) *connTransport {
 	return newConnTransport(g.dial, &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}, t, g.maxIdle)
 }
 
@@ -188,7 +188,7 @@ var (
 	errTooSlow          = errors.New("the body arrived too slowly")
 )
 
-func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
+func (g *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	t := g.timeoutsFor(req.URL.Hostname())
 	ctx, cancel := context.WithCancelCause(req.Context())
 	whole := time.AfterFunc(t.Request, func() {
@@ -227,7 +227,7 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 // target; any other name is resolved here, and every address it resolves to
 // must be public, checked again on the very address dialed (so a name that
 // re-resolves to a private address, DNS rebinding, is caught).
-func (g *guard) dial(ctx context.Context, network, addr string, timeout time.Duration) (net.Conn, error) {
+func (g *roundTripper) dial(ctx context.Context, network, addr string, timeout time.Duration) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err
