@@ -91,8 +91,10 @@ type Config struct {
 	// its idle connection (see IdleConnsFor); its evidence file is open
 	// only while written.
 	MaxOpenSites int
-	Client       *http.Client
-	Logger       *slog.Logger
+	// Client is the guarded client (guard.NewClient), and no other: New
+	// refuses any other (see guard.Check).
+	Client *http.Client
+	Logger *slog.Logger
 	// Progress receives one line per site as it finishes; nil: none. A
 	// site cut short by an interrupt gets no line (the error Run returns,
 	// an *Interrupted, counts them).
@@ -149,8 +151,8 @@ type Crawler struct {
 
 // New checks the configuration against the politeness promises and returns a crawler.
 func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
-	if cfg.Client == nil {
-		return nil, errors.New("crawl: no HTTP client")
+	if err := guard.Check(cfg.Client); err != nil {
+		return nil, fmt.Errorf("crawl: %w", err)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)

@@ -78,6 +78,11 @@ func crawlMemory(t *testing.T, srv *fixture.Server, list *sites.List, only []str
 
 func crawlWith(t *testing.T, srv *fixture.Server, list *sites.List, only []string, cfg Config) *crawlRun {
 	t.Helper()
+	return runCrawler(t, srv, newCrawler(t, list, only, cfg), only)
+}
+
+func newCrawler(t *testing.T, list *sites.List, only []string, cfg Config) *Crawler {
+	t.Helper()
 	if cfg.Batches == "" {
 		cfg.Batches = t.TempDir()
 	}
@@ -85,6 +90,13 @@ func crawlWith(t *testing.T, srv *fixture.Server, list *sites.List, only []strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// runCrawler runs c's batch and reads back what the server and the
+// evidence saw.
+func runCrawler(t *testing.T, srv *fixture.Server, c *Crawler, only []string) *crawlRun {
+	t.Helper()
 	r := &crawlRun{mans: map[string]evidence.Manifest{}}
 	r.sum, r.err = c.Run(t.Context(), only)
 	if r.sum == nil {

@@ -223,11 +223,11 @@ func parseResolve(vals []string) (map[string]string, error) {
 
 // printPlan is "crawl -plan": what a crawl with these flags would ask for
 // first, without sending anything, resolving any name or writing anything.
-// The flags are checked by crawl.New as for a crawl, with a client that
-// refuses every request, so a plan is printed only for a crawl that would
-// start.
+// The flags are checked by crawl.New as for a crawl, with the guarded
+// client around a transport that refuses every request, so a plan is
+// printed only for a crawl that would start.
 func printPlan(e *env, list *sites.List, only []string, cfg crawl.Config) error {
-	cfg.Client = &http.Client{Transport: refuseRequests{}}
+	cfg.Client = guard.NewClient(guard.Options{Transport: refuseRequests{}})
 	if _, err := crawl.New(cfg, list, only); err != nil {
 		return codedError{exitUsage, err}
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"reflect"
 	"strings"
 	"syscall"
 	"time"
@@ -83,8 +84,9 @@ type Options struct {
 	// host mapped by Resolve to a loopback address, or through Transport.
 	// Every other request keeps the policy timeouts, whatever this says.
 	Timeouts Timeouts
-	// Transport, for tests only, carries every request instead of the
-	// network (fixture.Server.Transport, which also works inside a
+	// Transport, for tests only (and crawl -plan, whose transport refuses
+	// every request), carries every request instead of the network
+	// (fixture.Server.Transport, which also works inside a
 	// testing/synctest bubble). Nothing is dialed, so the address guard has
 	// nothing to check; the timeouts and the transfer floor still apply.
 	Transport http.RoundTripper
@@ -129,15 +131,43 @@ func NewClient(opts Options) *http.Client {
 			g.testReal = g.transport(g.test, opts.RootCAs)
 		}
 	}
-	return &http.Client{
-		Transport: g,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
+	c := &http.Client{
+		Transport:     g,
+		CheckRedirect: useLastResponse,
 		// No Client.Timeout: roundTripper.RoundTrip keeps the whole-request limit
 		// of the request's destination, body included, and says so in its
 		// error. Jar nil: no cookies are kept.
 	}
+	g.client = c
+	return c
+}
+
+// useLastResponse keeps net/http from following a redirect: the crawler
+// follows each hop itself, checked against robots.txt and paced.
+func useLastResponse(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// Check returns why c is not a client NewClient made, or nil when it is
+// one, still as made where the guard depends on it: its transport the
+// guard's (not a copy of the client, not a transport around the guard's),
+// no cookie jar, redirects not followed. The crawler refuses any other
+// client, so that a plain *http.Client cannot silently drop the address
+// guard, the limits, and the rule that no request is sent again unseen.
+// It checks the client as it is when called; a client changed later is
+// not checked again.
+func Check(c *http.Client) error {
+	if c == nil {
+		return errors.New("no HTTP client")
+	}
+	if g, ok := c.Transport.(*roundTripper); !ok || g.client != c {
+		return errors.New("the HTTP client is not the guard's (guard.NewClient): another would not check the addresses it dials, keep the timeouts and the transfer floor, or refrain from sending a request again by itself")
+	}
+	if c.Jar != nil {
+		return errors.New("the guard's HTTP client was given a cookie jar: no cookies are kept")
+	}
+	if c.CheckRedirect == nil || reflect.ValueOf(c.CheckRedirect).Pointer() != reflect.ValueOf(useLastResponse).Pointer() {
+		return errors.New("the guard's HTTP client was set to follow redirects: every hop is the crawler's to check and pace")
+	}
+	return nil
 }
 
 // roundTripper is the client's RoundTripper: it picks the timeouts of the request's
@@ -154,6 +184,8 @@ type roundTripper struct {
 	real     *connTransport    // policy timeouts
 	testReal *connTransport    // test timeouts, for loopback-mapped hosts; nil when the same
 	memory   http.RoundTripper // Options.Transport
+
+	client *http.Client // the client NewClient made around it (see Check)
 }
 
 // timeoutsFor returns the limits of a request to host: the policy's, unless

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
@@ -208,5 +209,48 @@ func TestClientChecksCertificates(t *testing.T) {
 	resp.Body.Close()
 	if n := len(srv.Log()); n != 1 {
 		t.Errorf("server log has %d requests, want 1 (a failed handshake is not a request)", n)
+	}
+}
+
+// Check accepts only a client NewClient made, as it made it: a plain
+// client, a copy, a transport around the guard's, a cookie jar or a
+// redirect policy would each drop part of what the guard keeps.
+func TestCheckAcceptsOnlyTheGuard(t *testing.T) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		client func() *http.Client
+		want   string // what the refusal says; "" for none
+	}{
+		{"the guard's", func() *http.Client { return NewClient(Options{}) }, ""},
+		{"the guard's, in memory", func() *http.Client { return NewClient(Options{Transport: http.DefaultTransport}) }, ""},
+		{"none", func() *http.Client { return nil }, "no HTTP client"},
+		{"plain", func() *http.Client { return &http.Client{} }, "not the guard's"},
+		{"net/http's transport", func() *http.Client { return &http.Client{Transport: http.DefaultTransport} }, "not the guard's"},
+		{"a copy of the guard's", func() *http.Client { c := *NewClient(Options{}); return &c }, "not the guard's"},
+		{"a transport around the guard's", func() *http.Client {
+			c := NewClient(Options{})
+			c.Transport = struct{ http.RoundTripper }{c.Transport}
+			return c
+		}, "not the guard's"},
+		{"a cookie jar", func() *http.Client { c := NewClient(Options{}); c.Jar = jar; return c }, "cookie jar"},
+		{"net/http's redirects", func() *http.Client { c := NewClient(Options{}); c.CheckRedirect = nil; return c }, "follow redirects"},
+		{"another redirect policy", func() *http.Client {
+			c := NewClient(Options{})
+			c.CheckRedirect = func(*http.Request, []*http.Request) error { return nil }
+			return c
+		}, "follow redirects"},
+	}
+	for _, tc := range cases {
+		err := Check(tc.client())
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: err = %v, want a refusal saying %q", tc.name, err, tc.want)
+		}
 	}
 }
