@@ -23,11 +23,12 @@
 //     retried once when the wait is at most 5 min, 60 s when no
 //     Retry-After is given; a longer wait stops the host for the run. Not
 //     retried for robots.txt, which is then robots-unavailable.
-//   - The guarded client (client.go, floor.go, conn.go): policy timeouts, a
-//     transfer floor (1 KiB per 5 s window, so a trickle holds a host for
-//     5 s, not 60), HTTP/1.1 with one kept connection per host, heads of at
-//     most 1 MiB, no cookies, no proxy, no automatic redirects or
-//     decompression, and every resolved address checked at dial time.
+//   - The guarded client (package crawl/guard, the only client New
+//     takes): policy timeouts, a transfer floor (1 KiB per 5 s window, so a
+//     trickle holds a host for 5 s, not 60), HTTP/1.1 with one kept
+//     connection per host, heads of at most 1 MiB, no cookies, no proxy, no
+//     automatic redirects or decompression, no request sent again by the
+//     transport, and every resolved address checked at dial time.
 //   - Content-Type decides before the body is read; bodies are read to the
 //     10 MB cap and a byte more, never further, and decoded to the cap.
 //   - Bot challenges (challenge.go): strong markers only, whatever the

@@ -68,7 +68,8 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// Options configure the guarded client.
+// Options configure the guarded client; the zero value is the client of
+// the real web, with the policy's limits and the system's roots.
 type Options struct {
 	// Resolve maps a reviewed host to the address to dial instead of asking
 	// DNS (the fixture web). Mapped hosts are exempt from the address guard.
@@ -92,7 +93,7 @@ type Options struct {
 	Transport http.RoundTripper
 	// MaxIdleConns bounds the idle connections kept for reuse over all
 	// hosts (0: 64), at most one per host: a site keeps its connection
-	// while it waits its turn. IdleConnsFor sizes it from the sites in
+	// while it waits its turn. crawl.IdleConnsFor sizes it from the sites in
 	// progress and the process's open-files limit, so that neither
 	// descriptors nor memory grow with the number of hosts on the list.
 	MaxIdleConns int
@@ -208,8 +209,12 @@ func (g *roundTripper) transport(t Timeouts, roots *x509.CertPool) *connTranspor
 // idleConnTimeout is how long a connection waits idle for its host's next
 // request. Long enough for the 2 s floor; shorter than the 5 s after which
 // the most common server default (Apache's KeepAliveTimeout) closes it, so
-// that we close first. (A request that meets a connection the server has
-// just closed goes again at once on a new one, see connTransport.)
+// that we close first. A request is never sent again on a new connection
+// by this package: a kept connection found closed (or holding anything)
+// before the request is written is not used, and the request is written
+// once, on a new one; a close that comes while the request is on its way
+// fails it with ErrStale, and sending it again is the crawler's, after the
+// host's delay (see connTransport.RoundTrip and ErrStale).
 const idleConnTimeout = 4 * time.Second
 
 // Errors of the guard; the crawler records them as no-answer.

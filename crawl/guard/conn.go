@@ -145,8 +145,8 @@ func (r *connReader) removedLength(resp *http.Response) []string {
 // ErrStale marks a kept connection the server closed under our request:
 // nothing was answered. The request is not sent again here (net/http's
 // Transport would, at once): the server may have read it, so it counts as
-// sent, and whether and when it goes again is the pacer's to say (see
-// siteRun.ask), after the host's delay like any request.
+// sent, and whether and when it goes again is the crawler's to say (see
+// crawl's siteRun.ask: once, after the host's delay like any request).
 var ErrStale = errors.New("kept connection closed by the server")
 
 func (t *connTransport) RoundTrip(req *http.Request) (*http.Response, error) {
