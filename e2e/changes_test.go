@@ -12,6 +12,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -52,7 +53,7 @@ func crawlInto(t *testing.T, web fs.FS, list *sites.List, batches, batch string)
 	defer srv.Close()
 	resolve := map[string]string{"kommune.test": addr, "data.kommune.test": addr}
 	c, err := crawl.New(crawl.Config{Batches: batches, Batch: batch, MinDelay: 20 * time.Millisecond, Resolve: resolve,
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots})}, list, []string{"kommune.test"})
+		Client: guard.NewClient(guard.Options{Resolve: resolve, RootCAs: roots})}, list, []string{"kommune.test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -24,7 +25,7 @@ func crawlWeb(t *testing.T, web fs.FS, toml, batch string) (*sites.List, string,
 		t.Fatal(err)
 	}
 	batches := t.TempDir()
-	c, err := crawl.New(crawl.Config{Batches: batches, Batch: batch, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
+	c, err := crawl.New(crawl.Config{Batches: batches, Batch: batch, Client: guard.NewClient(guard.Options{Transport: srv.Transport()})}, list, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

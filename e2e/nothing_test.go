@@ -15,6 +15,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -149,7 +150,7 @@ func crawlSiteInto(t *testing.T, list *sites.List, batches, batch, site string) 
 		resolve[h] = addr
 	}
 	c, err := crawl.New(crawl.Config{Batches: batches, Batch: batch, MinDelay: testDelay, Resolve: resolve,
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots})}, list, []string{site})
+		Client: guard.NewClient(guard.Options{Resolve: resolve, RootCAs: roots})}, list, []string{site})
 	if err != nil {
 		t.Fatal(err)
 	}

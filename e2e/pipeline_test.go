@@ -15,6 +15,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/render"
@@ -78,7 +79,7 @@ func doCrawl() (*demoRun, error) {
 	r := &demoRun{batches: filepath.Join(dir, "batches"), public: filepath.Join(dir, "public"), sites: map[string]*signals.Site{}}
 	c, err := crawl.New(crawl.Config{
 		Batches: r.batches, MinDelay: testDelay, Resolve: resolve,
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots}),
+		Client: guard.NewClient(guard.Options{Resolve: resolve, RootCAs: roots}),
 	}, list, nil)
 	if err != nil {
 		return nil, err
@@ -316,13 +317,13 @@ func TestMinDelayBelowFloorRefusedOffLoopback(t *testing.T) {
 		nil, // DNS: never loopback-only
 	} {
 		_, err := crawl.New(crawl.Config{MinDelay: 100 * time.Millisecond, Resolve: resolve,
-			Client: crawl.NewClient(crawl.ClientOptions{Resolve: resolve})}, list, []string{"kommune.test"})
+			Client: guard.NewClient(guard.Options{Resolve: resolve})}, list, []string{"kommune.test"})
 		if err == nil || !strings.Contains(err.Error(), "-min-delay") {
 			t.Errorf("resolve %v with -min-delay 100ms: err = %v, want a refusal naming -min-delay", resolve, err)
 		}
 	}
 	if _, err := crawl.New(crawl.Config{Resolve: map[string]string{"unknown.test": "127.0.0.1:1"},
-		Client: crawl.NewClient(crawl.ClientOptions{})}, list, nil); err == nil {
+		Client: guard.NewClient(guard.Options{})}, list, nil); err == nil {
 		t.Error("-resolve of a host that is not reviewed was accepted")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"testing/synctest"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -60,7 +61,7 @@ func crawlTwoPDFs(t *testing.T) (*sites.List, string) {
 	read, done := signals.Options{Code: "test-1", PDF: twoPDFReader}.CrawlPDFReader(1)
 	defer done()
 	batches := t.TempDir()
-	c, err := crawl.New(crawl.Config{Batches: batches, PDFText: read, Client: crawl.NewClient(crawl.ClientOptions{Transport: srv.Transport()})}, list, nil)
+	c, err := crawl.New(crawl.Config{Batches: batches, PDFText: read, Client: guard.NewClient(guard.Options{Transport: srv.Transport()})}, list, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -66,7 +67,7 @@ func Crawl(ctx context.Context, cfg crawl.Config, started func(addr string, host
 		}
 	}
 	cfg.Resolve = resolve
-	cfg.Client = crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots})
+	cfg.Client = guard.NewClient(guard.Options{Resolve: resolve, RootCAs: roots})
 	cfg.SitesFile = SitesFile
 	sum := sha256.Sum256(crawlsignals.DemoSites())
 	cfg.SitesSHA256 = hex.EncodeToString(sum[:])

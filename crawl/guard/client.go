@@ -1,4 +1,4 @@
-package crawl
+package guard
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"reflect"
 	"strings"
 	"syscall"
 	"time"
@@ -26,7 +27,7 @@ const (
 
 // Timeouts are the guarded client's limits on one request. PolicyTimeouts are
 // the promises of design §2.2; lower values exist for tests of the fixture web
-// only (see ClientOptions.Timeouts).
+// only (see Options.Timeouts).
 type Timeouts struct {
 	Connect time.Duration // TCP connect, name resolution included
 	TLS     time.Duration // TLS handshake
@@ -67,8 +68,9 @@ type Resolver interface {
 	LookupNetIP(ctx context.Context, network, host string) ([]netip.Addr, error)
 }
 
-// ClientOptions configure the guarded client.
-type ClientOptions struct {
+// Options configure the guarded client; the zero value is the client of
+// the real web, with the policy's limits and the system's roots.
+type Options struct {
 	// Resolve maps a reviewed host to the address to dial instead of asking
 	// DNS (the fixture web). Mapped hosts are exempt from the address guard.
 	Resolve map[string]string
@@ -83,14 +85,15 @@ type ClientOptions struct {
 	// host mapped by Resolve to a loopback address, or through Transport.
 	// Every other request keeps the policy timeouts, whatever this says.
 	Timeouts Timeouts
-	// Transport, for tests only, carries every request instead of the
-	// network (fixture.Server.Transport, which also works inside a
+	// Transport, for tests only (and crawl -plan, whose transport refuses
+	// every request), carries every request instead of the network
+	// (fixture.Server.Transport, which also works inside a
 	// testing/synctest bubble). Nothing is dialed, so the address guard has
 	// nothing to check; the timeouts and the transfer floor still apply.
 	Transport http.RoundTripper
 	// MaxIdleConns bounds the idle connections kept for reuse over all
 	// hosts (0: 64), at most one per host: a site keeps its connection
-	// while it waits its turn. IdleConnsFor sizes it from the sites in
+	// while it waits its turn. crawl.IdleConnsFor sizes it from the sites in
 	// progress and the process's open-files limit, so that neither
 	// descriptors nor memory grow with the number of hosts on the list.
 	MaxIdleConns int
@@ -101,8 +104,8 @@ type ClientOptions struct {
 // done by hand so that every hop is checked and every byte is counted), the
 // timeouts of the policy and a floor on the transfer rate, and a dial-time
 // guard against private and loopback addresses.
-func NewClient(opts ClientOptions) *http.Client {
-	g := &guard{
+func NewClient(opts Options) *http.Client {
+	g := &roundTripper{
 		resolve:  map[string]string{},
 		loopback: map[string]bool{},
 		resolver: opts.Resolver,
@@ -129,21 +132,49 @@ func NewClient(opts ClientOptions) *http.Client {
 			g.testReal = g.transport(g.test, opts.RootCAs)
 		}
 	}
-	return &http.Client{
-		Transport: g,
-		CheckRedirect: func(*http.Request, []*http.Request) error {
-			return http.ErrUseLastResponse
-		},
-		// No Client.Timeout: guard.RoundTrip keeps the whole-request limit
+	c := &http.Client{
+		Transport:     g,
+		CheckRedirect: useLastResponse,
+		// No Client.Timeout: roundTripper.RoundTrip keeps the whole-request limit
 		// of the request's destination, body included, and says so in its
 		// error. Jar nil: no cookies are kept.
 	}
+	g.client = c
+	return c
 }
 
-// guard is the client's RoundTripper: it picks the timeouts of the request's
+// useLastResponse keeps net/http from following a redirect: the crawler
+// follows each hop itself, checked against robots.txt and paced.
+func useLastResponse(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// Check returns why c is not a client NewClient made, or nil when it is
+// one, still as made where the guard depends on it: its transport the
+// guard's (not a copy of the client, not a transport around the guard's),
+// no cookie jar, redirects not followed. The crawler refuses any other
+// client, so that a plain *http.Client cannot silently drop the address
+// guard, the limits, and the rule that no request is sent again unseen.
+// It checks the client as it is when called; a client changed later is
+// not checked again.
+func Check(c *http.Client) error {
+	if c == nil {
+		return errors.New("no HTTP client")
+	}
+	if g, ok := c.Transport.(*roundTripper); !ok || g.client != c {
+		return errors.New("the HTTP client is not the guard's (guard.NewClient): another would not check the addresses it dials, keep the timeouts and the transfer floor, or refrain from sending a request again by itself")
+	}
+	if c.Jar != nil {
+		return errors.New("the guard's HTTP client was given a cookie jar: no cookies are kept")
+	}
+	if c.CheckRedirect == nil || reflect.ValueOf(c.CheckRedirect).Pointer() != reflect.ValueOf(useLastResponse).Pointer() {
+		return errors.New("the guard's HTTP client was set to follow redirects: every hop is the crawler's to check and pace")
+	}
+	return nil
+}
+
+// roundTripper is the client's RoundTripper: it picks the timeouts of the request's
 // destination, keeps the whole-request limit and the transfer floor, and
 // dials through the address guard.
-type guard struct {
+type roundTripper struct {
 	resolve  map[string]string // host → IP:PORT (-resolve)
 	loopback map[string]bool   // mapped hosts whose target is loopback
 	resolver Resolver
@@ -153,12 +184,14 @@ type guard struct {
 
 	real     *connTransport    // policy timeouts
 	testReal *connTransport    // test timeouts, for loopback-mapped hosts; nil when the same
-	memory   http.RoundTripper // ClientOptions.Transport
+	memory   http.RoundTripper // Options.Transport
+
+	client *http.Client // the client NewClient made around it (see Check)
 }
 
 // timeoutsFor returns the limits of a request to host: the policy's, unless
 // the request cannot leave the machine.
-func (g *guard) timeoutsFor(host string) Timeouts {
+func (g *roundTripper) timeoutsFor(host string) Timeouts {
 	if g.memory != nil || g.loopback[strings.ToLower(host)] {
 		return g.test
 	}
@@ -169,15 +202,19 @@ func (g *guard) timeoutsFor(host string) Timeouts {
 // offered), certificates checked against roots (nil: the system's), never
 // through a proxy (the guard must see the real address), bodies never
 // decompressed on the way.
-func (g *guard) transport(t Timeouts, roots *x509.CertPool) *connTransport {
+func (g *roundTripper) transport(t Timeouts, roots *x509.CertPool) *connTransport {
 	return newConnTransport(g.dial, &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}, t, g.maxIdle)
 }
 
 // idleConnTimeout is how long a connection waits idle for its host's next
 // request. Long enough for the 2 s floor; shorter than the 5 s after which
 // the most common server default (Apache's KeepAliveTimeout) closes it, so
-// that we close first. (A request that meets a connection the server has
-// just closed goes again at once on a new one, see connTransport.)
+// that we close first. A request is never sent again on a new connection
+// by this package: a kept connection found closed (or holding anything)
+// before the request is written is not used, and the request is written
+// once, on a new one; a close that comes while the request is on its way
+// fails it with ErrStale, and sending it again is the crawler's, after the
+// host's delay (see connTransport.RoundTrip and ErrStale).
 const idleConnTimeout = 4 * time.Second
 
 // Errors of the guard; the crawler records them as no-answer.
@@ -188,7 +225,7 @@ var (
 	errTooSlow          = errors.New("the body arrived too slowly")
 )
 
-func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
+func (g *roundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
 	t := g.timeoutsFor(req.URL.Hostname())
 	ctx, cancel := context.WithCancelCause(req.Context())
 	whole := time.AfterFunc(t.Request, func() {
@@ -227,7 +264,7 @@ func (g *guard) RoundTrip(req *http.Request) (*http.Response, error) {
 // target; any other name is resolved here, and every address it resolves to
 // must be public, checked again on the very address dialed (so a name that
 // re-resolves to a private address, DNS rebinding, is caught).
-func (g *guard) dial(ctx context.Context, network, addr string, timeout time.Duration) (net.Conn, error) {
+func (g *roundTripper) dial(ctx context.Context, network, addr string, timeout time.Duration) (net.Conn, error) {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package crawl
+package guard
 
 import (
 	"crypto/tls"

@@ -1,4 +1,4 @@
-package crawl
+package guard
 
 import (
 	"bufio"
@@ -105,7 +105,7 @@ func fetch(ct *connTransport, path string) (status int, body string, err error) 
 // what it reads, and what it refuses.
 // A server that closes each connection after its answer: the next request
 // finds the close before it is sent (quiet) and goes on a new connection,
-// or, when the close comes in the meantime, fails as errStale and is not
+// or, when the close comes in the meantime, fails as ErrStale and is not
 // sent again by the transport: re-sending is the pacer's (siteRun.ask).
 func TestConnTransportClosedWhileKeptNotResent(t *testing.T) {
 	srv := newScriptServer(t, func(_ int, c net.Conn, _ *http.Request) bool {
@@ -119,7 +119,7 @@ func TestConnTransportClosedWhileKeptNotResent(t *testing.T) {
 		switch {
 		case err == nil && body == "ok":
 			answered++
-		case err != nil && errors.Is(err, errStale):
+		case err != nil && errors.Is(err, ErrStale):
 		default:
 			t.Errorf("request %d: body %q, error %v", i, body, err)
 		}
@@ -172,7 +172,7 @@ func TestConnTransportAnswers(t *testing.T) {
 			script: func(_ int, c net.Conn, _ *http.Request) bool {
 				io.WriteString(c, "HTTP/1.1 200 OK\r\n")
 				line := "X-Filler: " + strings.Repeat("a", 1000) + "\r\n"
-				for range 2 * maxHeadBytes / len(line) {
+				for range 2 * MaxHeadBytes / len(line) {
 					if _, err := io.WriteString(c, line); err != nil {
 						break // the client hung up
 					}

@@ -1,4 +1,4 @@
-package crawl
+package guard
 
 import (
 	"bufio"
@@ -58,15 +58,15 @@ var (
 	connWriters = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 1<<10) }}
 )
 
-// maxHeadBytes bounds an answer's status line and headers together. Real
+// MaxHeadBytes bounds an answer's status line and headers together. Real
 // heads are a few kilobytes; without a bound, a server sending header
 // lines without end would fill the memory before the header timeout.
-const maxHeadBytes = 1 << 20
+const MaxHeadBytes = 1 << 20
 
-var errHeadTooLarge = fmt.Errorf("response headers longer than %d bytes", maxHeadBytes)
+var errHeadTooLarge = fmt.Errorf("response headers longer than %d bytes", MaxHeadBytes)
 
 // connReader reads one answer from a connection: its head within
-// maxHeadBytes, then its body.
+// MaxHeadBytes, then its body.
 type connReader struct {
 	br   *bufio.Reader // reads from head
 	head headLimit
@@ -76,7 +76,7 @@ type connReader struct {
 func getReader(conn net.Conn) *connReader {
 	r := connReaders.Get().(*connReader)
 	r.seen = r.seen[:0]
-	r.head = headLimit{r: conn, left: maxHeadBytes, seen: &r.seen}
+	r.head = headLimit{r: conn, left: MaxHeadBytes, seen: &r.seen}
 	r.br.Reset(&r.head)
 	return r
 }
@@ -142,12 +142,12 @@ func (r *connReader) removedLength(resp *http.Response) []string {
 	return out
 }
 
-// errStale marks a kept connection the server closed under our request:
+// ErrStale marks a kept connection the server closed under our request:
 // nothing was answered. The request is not sent again here (net/http's
 // Transport would, at once): the server may have read it, so it counts as
-// sent, and whether and when it goes again is the pacer's to say (see
-// siteRun.ask), after the host's delay like any request.
-var errStale = errors.New("kept connection closed by the server")
+// sent, and whether and when it goes again is the crawler's to say (see
+// crawl's siteRun.ask: once, after the host's delay like any request).
+var ErrStale = errors.New("kept connection closed by the server")
 
 func (t *connTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
@@ -237,7 +237,7 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 	connWriters.Put(bw)
 	if err != nil {
 		if reused && brokenConn(err) {
-			err = fmt.Errorf("%w: %v", errStale, err)
+			err = fmt.Errorf("%w: %v", ErrStale, err)
 		}
 		return fail(err)
 	}
@@ -250,7 +250,7 @@ func (t *connTransport) exchange(ctx context.Context, conn net.Conn, key string,
 		switch {
 		case ctx.Err() != nil:
 		case errors.Is(err, errNothingRead) && reused && brokenConn(err):
-			err = fmt.Errorf("%w: %v", errStale, err)
+			err = fmt.Errorf("%w: %v", ErrStale, err)
 		case errors.Is(err, os.ErrDeadlineExceeded) || !time.Now().Before(deadline):
 			// The deadline may also cut a line short, which the parser
 			// then calls malformed ("HTTP"): it was the timeout.
@@ -277,7 +277,7 @@ var errNothingRead = errors.New("no answer")
 
 // readAnswer reads the head of the answer to req, skipping informational
 // answers (100 Continue, 103 Early Hints) that may come before it.
-// All of them count against maxHeadBytes: a flood of them is a head too
+// All of them count against MaxHeadBytes: a flood of them is a head too
 // long, and says so (http.ReadResponse would call the cut-off line a
 // malformed answer).
 func readAnswer(rd *connReader, req *http.Request) (*http.Response, error) {

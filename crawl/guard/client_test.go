@@ -1,4 +1,4 @@
-package crawl
+package guard
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/netip"
 	"strings"
@@ -42,7 +43,7 @@ func TestClientRefusesPrivateUnlessMapped(t *testing.T) {
 	defer srv.Close()
 	port := srv.URL[strings.LastIndex(srv.URL, ":"):]
 
-	c := NewClient(ClientOptions{})
+	c := NewClient(Options{})
 	for _, u := range []string{srv.URL + "/", "http://localhost" + port + "/"} {
 		req, _ := http.NewRequestWithContext(context.Background(), "GET", u, nil)
 		_, err := c.Do(req)
@@ -54,7 +55,7 @@ func TestClientRefusesPrivateUnlessMapped(t *testing.T) {
 		t.Fatalf("the guarded client reached the server %d times", hits)
 	}
 
-	mapped := NewClient(ClientOptions{Resolve: map[string]string{"site.test": srv.Listener.Addr().String()}})
+	mapped := NewClient(Options{Resolve: map[string]string{"site.test": srv.Listener.Addr().String()}})
 	resp, err := mapped.Get("http://site.test/")
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func TestClientDoesNotFollowRedirects(t *testing.T) {
 		http.Redirect(w, r, "/elsewhere", http.StatusFound)
 	}))
 	defer srv.Close()
-	c := NewClient(ClientOptions{Resolve: map[string]string{"site.test": srv.Listener.Addr().String()}})
+	c := NewClient(Options{Resolve: map[string]string{"site.test": srv.Listener.Addr().String()}})
 	resp, err := c.Get("http://site.test/")
 	if err != nil {
 		t.Fatal(err)
@@ -86,10 +87,10 @@ func TestClientDoesNotFollowRedirects(t *testing.T) {
 // keeps the policy's, whatever the options say.
 func TestTimeoutsLowerOnlyOnLoopback(t *testing.T) {
 	short := Timeouts{Connect: time.Second, TLS: time.Second, Header: time.Second, Request: 2 * time.Second, Window: time.Second, MinBytes: 1}
-	c := NewClient(ClientOptions{Timeouts: short, Resolve: map[string]string{
+	c := NewClient(Options{Timeouts: short, Resolve: map[string]string{
 		"lo.test": "127.0.0.1:8443", "far.test": "10.0.0.1:443", "pub.test": "93.184.215.14:443",
 	}})
-	g := c.Transport.(*guard)
+	g := c.Transport.(*roundTripper)
 	for host, want := range map[string]Timeouts{
 		"lo.test": short, "LO.test": short, "far.test": PolicyTimeouts(), "pub.test": PolicyTimeouts(), "dns.test": PolicyTimeouts(),
 	} {
@@ -110,7 +111,7 @@ func TestTimeoutsLowerOnlyOnLoopback(t *testing.T) {
 	if got := (Timeouts{Header: time.Second}).orPolicy(); got.Request != RequestTimeout || got.Header != time.Second || got.MinBytes != PolicyTimeouts().MinBytes {
 		t.Errorf("orPolicy = %+v", got)
 	}
-	if NewClient(ClientOptions{}).Transport.(*guard).testReal != nil {
+	if NewClient(Options{}).Transport.(*roundTripper).testReal != nil {
 		t.Error("a client without test timeouts has a second transport")
 	}
 }
@@ -127,7 +128,7 @@ func TestClientHTTP11NoCookies(t *testing.T) {
 	defer srv.Close()
 	roots := x509.NewCertPool()
 	roots.AddCert(srv.Certificate())
-	c := NewClient(ClientOptions{Resolve: map[string]string{"example.com": srv.Listener.Addr().String()}, RootCAs: roots})
+	c := NewClient(Options{Resolve: map[string]string{"example.com": srv.Listener.Addr().String()}, RootCAs: roots})
 	for range 2 {
 		resp, err := c.Get("https://example.com/")
 		if err != nil {
@@ -167,7 +168,7 @@ func TestRequestLimitsInVirtualTime(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := NewClient(ClientOptions{Transport: srv.Transport()})
+			c := NewClient(Options{Transport: srv.Transport()})
 			start := time.Now()
 			resp, err := c.Get("https://slow.test" + tc.path)
 			if err != nil {
@@ -198,15 +199,58 @@ func TestClientChecksCertificates(t *testing.T) {
 	}
 	defer srv.Close()
 	resolve := map[string]string{"tls.test": addr}
-	if _, err := NewClient(ClientOptions{Resolve: resolve}).Get("https://tls.test/"); err == nil || !strings.Contains(err.Error(), "certificate") {
+	if _, err := NewClient(Options{Resolve: resolve}).Get("https://tls.test/"); err == nil || !strings.Contains(err.Error(), "certificate") {
 		t.Errorf("without the fixture's authority: err = %v, want a certificate error", err)
 	}
-	resp, err := NewClient(ClientOptions{Resolve: resolve, RootCAs: roots}).Get("https://tls.test/")
+	resp, err := NewClient(Options{Resolve: resolve, RootCAs: roots}).Get("https://tls.test/")
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if n := len(srv.Log()); n != 1 {
 		t.Errorf("server log has %d requests, want 1 (a failed handshake is not a request)", n)
+	}
+}
+
+// Check accepts only a client NewClient made, as it made it: a plain
+// client, a copy, a transport around the guard's, a cookie jar or a
+// redirect policy would each drop part of what the guard keeps.
+func TestCheckAcceptsOnlyTheGuard(t *testing.T) {
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		client func() *http.Client
+		want   string // what the refusal says; "" for none
+	}{
+		{"the guard's", func() *http.Client { return NewClient(Options{}) }, ""},
+		{"the guard's, in memory", func() *http.Client { return NewClient(Options{Transport: http.DefaultTransport}) }, ""},
+		{"none", func() *http.Client { return nil }, "no HTTP client"},
+		{"plain", func() *http.Client { return &http.Client{} }, "not the guard's"},
+		{"net/http's transport", func() *http.Client { return &http.Client{Transport: http.DefaultTransport} }, "not the guard's"},
+		{"a copy of the guard's", func() *http.Client { c := *NewClient(Options{}); return &c }, "not the guard's"},
+		{"a transport around the guard's", func() *http.Client {
+			c := NewClient(Options{})
+			c.Transport = struct{ http.RoundTripper }{c.Transport}
+			return c
+		}, "not the guard's"},
+		{"a cookie jar", func() *http.Client { c := NewClient(Options{}); c.Jar = jar; return c }, "cookie jar"},
+		{"net/http's redirects", func() *http.Client { c := NewClient(Options{}); c.CheckRedirect = nil; return c }, "follow redirects"},
+		{"another redirect policy", func() *http.Client {
+			c := NewClient(Options{})
+			c.CheckRedirect = func(*http.Request, []*http.Request) error { return nil }
+			return c
+		}, "follow redirects"},
+	}
+	for _, tc := range cases {
+		err := Check(tc.client())
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: refused: %v", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: err = %v, want a refusal saying %q", tc.name, err, tc.want)
+		}
 	}
 }
