@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // largestRealwebHTML returns the biggest HTML file under ../shared/realweb,
@@ -45,20 +47,10 @@ func generatedPage(n int) []byte {
 	rng := rand.New(rand.NewSource(1))
 	for i := 0; sb.Len() < n-2000; i++ {
 		fmt.Fprintf(&sb, `<section><h2>Del %d</h2><p>%s <b>%s</b> <a href="/side/%d">%s</a>.</p><ul><li>%s</li><li>%s</li></ul></section>`,
-			i, words(rng, 40), words(rng, 3), i, words(rng, 2), words(rng, 8), words(rng, 8))
+			i, readtest.Words(rng, 40), readtest.Words(rng, 3), i, readtest.Words(rng, 2), readtest.Words(rng, 8), readtest.Words(rng, 8))
 	}
 	sb.WriteString(`</main><footer><a href="/personvern">Personvern</a> <a href="/vilkar">Vilkår</a> <a href="/api">API</a></footer></body></html>`)
 	return []byte(sb.String())
-}
-
-var vocabulary = strings.Fields("data kan brukes fritt under lisens vilkår personvern the terms of use apply to all content and services we may change these conditions at any time åpne API tjenesten følger reglene")
-
-func words(rng *rand.Rand, n int) string {
-	w := make([]string, n)
-	for i := range w {
-		w[i] = vocabulary[rng.Intn(len(vocabulary))]
-	}
-	return strings.Join(w, " ")
 }
 
 func BenchmarkHTML(b *testing.B) {
@@ -83,7 +75,7 @@ func BenchmarkPDFText(b *testing.B) {
 		for range 20 {
 			var s strings.Builder
 			for line := range 50 {
-				fmt.Fprintf(&s, "BT /F1 10 Tf 72 %d Td (%s) Tj ET\n", 750-line*14, words(rng, 10))
+				fmt.Fprintf(&s, "BT /F1 10 Tf 72 %d Td (%s) Tj ET\n", 750-line*14, readtest.Words(rng, 10))
 			}
 			pages = append(pages, []byte(s.String()))
 		}
@@ -108,7 +100,7 @@ func verifyCorpus() (text string, quotes, misses []string) {
 	rng := rand.New(rand.NewSource(3))
 	var sb strings.Builder
 	for sb.Len() < 1<<20 {
-		sb.WriteString(words(rng, 12))
+		sb.WriteString(readtest.Words(rng, 12))
 		sb.WriteString(".\u00a0")
 	}
 	text = sb.String()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // buildPDF writes a small, valid PDF: one page per content stream, all
@@ -202,7 +204,7 @@ func TestPDFCyclicTreeDoesNotHang(t *testing.T) {
 }
 
 func TestRealwebPDFInfo(t *testing.T) {
-	dir := realweb(t, "docs")
+	dir := readtest.Folder(t, realwebDir, "docs")
 	body, err := os.ReadFile(filepath.Join(dir, "fruitz-terms-of-service.pdf"))
 	if err != nil {
 		t.Fatal(err)

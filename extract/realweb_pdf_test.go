@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // TestRealwebPDFQuotes reads every real PDF of ../shared/realweb/pdf (see
@@ -13,14 +15,14 @@ import (
 // near-miss may. The quotes were chosen in pdftotext's text, so this
 // measures whether we read these documents as a reader does.
 func TestRealwebPDFQuotes(t *testing.T) {
-	dir := realweb(t, "pdf")
-	all, names := expectedEntries(t, dir)
+	dir := readtest.Folder(t, realwebDir, "pdf")
+	all, names := readtest.Entries(t, dir)
 	if len(names) == 0 {
 		t.Fatal("expected.json lists no PDF")
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			var exp expectedDoc
+			var exp readtest.Doc
 			if err := json.Unmarshal(all[name], &exp); err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +46,7 @@ func TestRealwebPDFQuotes(t *testing.T) {
 					exp.Quotes[i].Text = fix.text
 				}
 			}
-			checkQuotes(t, name, text, exp)
+			readtest.CheckQuotes(t, name, text, exp, NewVerifier(text).Verify)
 		})
 	}
 }
@@ -59,32 +61,4 @@ var wrongPDFQuotes = map[string]map[string]struct{ text, why string }{
 				"\"tietosuoja-asetuksen\" mid-line (Finnish hyphenates a compound whose parts meet with the same vowel)",
 		},
 	},
-}
-
-// checkQuotes verifies the expected quotes and refuses the near-misses of
-// one document, and logs the counts.
-func checkQuotes(t *testing.T, name, text string, exp expectedDoc) {
-	t.Helper()
-	v := NewVerifier(text)
-	verified, refused, misses := 0, 0, 0
-	for _, q := range exp.Quotes {
-		if ok, _, closest := v.Verify(q.Text); ok {
-			verified++
-		} else {
-			t.Errorf("quote does not verify:\n  quote:   %q\n  closest: %q", q.Text, closest)
-		}
-	}
-	for _, m := range exp.NearMisses {
-		if m.Text == nil {
-			continue
-		}
-		misses++
-		if ok, at, _ := v.Verify(*m.Text); ok {
-			t.Errorf("near-miss (%s) verifies at %d but must not: %q", m.Kind, at, *m.Text)
-		} else {
-			refused++
-		}
-	}
-	t.Logf("%s: %d chars of text; quotes verified %d/%d; near-misses refused %d/%d",
-		name, len(text), verified, len(exp.Quotes), refused, misses)
 }
