@@ -135,10 +135,7 @@ func TestRealwebDocsQuotes(t *testing.T) {
 				}
 				text = page.Text
 			case KindPDF:
-				text, err = PDFText(body, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
+				t.Skip("a PDF: extract/pdf's TestRealwebDocsQuotes checks its quotes")
 			default:
 				t.Fatalf("content type %q is not one we read", exp.ContentType)
 			}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/terms"
@@ -499,7 +500,7 @@ func (bd *builder) readDocument(batchDir string, es *evidence.Site, a evidence.A
 			// ran out of time would again, for the same bytes and code:
 			// kept, so a PDF that defeats the reader costs its time limit
 			// once per code version, not at every build.
-			doc.TextError, rr.transient = err.Error(), !errors.Is(err, extract.ErrPDFTimeout)
+			doc.TextError, rr.transient = err.Error(), !errors.Is(err, pdf.ErrPDFTimeout)
 		}
 		rr.blocks = extract.LineBlocks(rr.text)
 		rr.text = extract.Normalize(rr.text)

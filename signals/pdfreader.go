@@ -4,7 +4,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 )
 
 // The PDF reader decides findings: a child process (extract.PDFIsolated)
@@ -22,13 +22,13 @@ func (opt Options) pdfReader(workers int) (read func(body []byte) (string, error
 	case opt.PDF != nil:
 		return opt.PDF, func() {}
 	case opt.PDFChild != nil:
-		pool := extract.NewPDFPool(slices.Clone(opt.PDFChild), extract.DefaultPDFLimits, workers)
+		pool := pdf.NewPDFPool(slices.Clone(opt.PDFChild), pdf.DefaultPDFLimits, workers)
 		return func(body []byte) (string, error) {
 			text, _, err := pool.Read(context.Background(), body)
 			return text, err
 		}, pool.Close
 	default:
-		return func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }, func() {}
+		return func(body []byte) (string, error) { return pdf.PDFText(body, maxPDFPages) }, func() {}
 	}
 }
 

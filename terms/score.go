@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 )
 
 // A labelled folder holds documents and an expected.json in which a
@@ -173,7 +174,7 @@ func readForScore(name string, body []byte) ([]extract.Block, string, error) {
 		}
 		return p.Blocks, p.Lang, nil
 	case ".pdf":
-		text, err := extract.PDFText(body, 0)
+		text, err := pdf.PDFText(body, 0)
 		if err != nil {
 			return nil, "", err
 		}

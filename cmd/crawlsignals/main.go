@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -118,7 +118,7 @@ const codeVersionCommand = "internal-code-version"
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == pdfChildCommand {
-		return extract.RunPDFChild(stdin, stdout)
+		return pdf.RunPDFChild(stdin, stdout)
 	}
 	if len(args) > 0 && args[0] == codeVersionCommand {
 		fmt.Fprintln(stdout, signals.CodeVersion())

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // real PDFs of ../shared/realweb where that folder is present.
 func poolPDFs(t *testing.T) map[string][]byte {
 	t.Helper()
-	paths := []string{"../testdata/web/butikk.test/kjopsbetingelser.pdf"}
-	real, _ := filepath.Glob("../../shared/realweb/pdf/*.pdf")
+	paths := []string{"../../testdata/web/butikk.test/kjopsbetingelser.pdf"}
+	real, _ := filepath.Glob("../../../shared/realweb/pdf/*.pdf")
 	paths = append(paths, real...)
 	out := map[string][]byte{}
 	for _, p := range paths {
@@ -64,7 +64,7 @@ func TestPDFPoolReadsLikeInProcess(t *testing.T) {
 // TestPDFPoolChildKilledBetweenPDFs: a child that died while idle costs
 // the next PDF nothing; a child killed while reading fails that PDF alone.
 func TestPDFPoolChildKilledBetweenPDFs(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestPDFPoolTimeoutThenNext(t *testing.T) {
 // TestPDFPoolCloseEndsChildren: the children a pool keeps between PDFs
 // exit when it is closed (their stdin ends); none is left running.
 func TestPDFPoolCloseEndsChildren(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +146,7 @@ func TestPDFPoolCloseEndsChildren(t *testing.T) {
 // TestPDFPoolBoundsChildren: PDFs that come several at once wait for one
 // of the pool's children rather than each start one.
 func TestPDFPoolBoundsChildren(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}

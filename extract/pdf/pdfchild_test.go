@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func self(t *testing.T) []string {
 }
 
 func TestPDFIsolatedReadsRealPDF(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestPDFIsolatedChildCrash(t *testing.T) {
 // A child over its memory ceiling is stopped by its watchdog and reported
 // as having hit its limit. (The Go runtime alone uses more than 1 MB.)
 func TestPDFIsolatedMemoryCeiling(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}

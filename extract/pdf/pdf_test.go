@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
@@ -72,7 +73,7 @@ func TestPDFText(t *testing.T) {
 	if info.Pages != 2 || info.Read != 2 || info.Truncated || len(info.FailedPages) != 0 {
 		t.Errorf("info = %+v", info)
 	}
-	if ok, _, _ := Verify(text, "Use robots or tools"); !ok {
+	if ok, _, _ := extract.Verify(text, "Use robots or tools"); !ok {
 		t.Error("quote across a line break does not verify")
 	}
 }

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"encoding/json"
@@ -7,8 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
+
+// realwebDir is the shared folder of real pages (see its README). It lives
+// outside the project, so tests that need it skip where it is absent.
+const realwebDir = "../../../shared/realweb"
 
 // TestRealwebPDFQuotes reads every real PDF of ../shared/realweb/pdf (see
 // its README): each expected quote must verify in our text, and no
@@ -46,8 +51,42 @@ func TestRealwebPDFQuotes(t *testing.T) {
 					exp.Quotes[i].Text = fix.text
 				}
 			}
-			readtest.CheckQuotes(t, name, text, exp, NewVerifier(text).Verify)
+			readtest.CheckQuotes(t, name, text, exp, extract.NewVerifier(text).Verify)
 		})
+	}
+}
+
+// TestRealwebDocsQuotes checks the quotes of the real PDFs among the
+// documents of ../shared/realweb/docs (extract's test of the same name
+// checks the HTML ones): each expected quote must verify in our text, and
+// no near-miss may.
+func TestRealwebDocsQuotes(t *testing.T) {
+	dir := readtest.Folder(t, realwebDir, "docs")
+	all, names := readtest.Entries(t, dir)
+	pdfs := 0
+	for _, name := range names {
+		var exp readtest.Doc
+		if err := json.Unmarshal(all[name], &exp); err != nil {
+			t.Fatal(err)
+		}
+		if extract.Kind(exp.ContentType) != extract.KindPDF {
+			continue
+		}
+		pdfs++
+		t.Run(name, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := PDFText(body, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			readtest.CheckQuotes(t, name, text, exp, extract.NewVerifier(text).Verify)
+		})
+	}
+	if pdfs == 0 {
+		t.Fatal("docs/expected.json lists no PDF")
 	}
 }
 

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -73,7 +74,7 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 	if info.Read == 0 && len(info.FailedPages) > 0 {
 		return "", info, fmt.Errorf("%w: no page could be read", ErrBadPDF)
 	}
-	text = Normalize(resolveHyphens(b.String()))
+	text = extract.Normalize(resolveHyphens(b.String()))
 	if !hasLetterOrDigit(text) {
 		return "", info, ErrNoTextLayer
 	}
