@@ -174,7 +174,7 @@ func readForScore(name string, body []byte) ([]extract.Block, string, error) {
 		}
 		return p.Blocks, p.Lang, nil
 	case ".pdf":
-		text, err := pdf.PDFText(body, 0)
+		text, err := pdf.Text(body, 0)
 		if err != nil {
 			return nil, "", err
 		}

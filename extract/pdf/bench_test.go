@@ -32,7 +32,7 @@ func BenchmarkPDFText(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := PDFText(body, 0); err != nil {
+		if _, err := Text(body, 0); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -59,7 +59,7 @@ func BenchmarkPDFRealweb(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, body := range bodies {
-			if _, err := PDFText(body, 0); err != nil {
+			if _, err := Text(body, 0); err != nil {
 				b.Fatal(err)
 			}
 		}

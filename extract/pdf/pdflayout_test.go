@@ -23,7 +23,7 @@ func TestPDFKernedColumnsReadAsPdftotext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := PDFText(body, 0)
+	got, err := Text(body, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

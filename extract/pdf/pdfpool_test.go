@@ -32,18 +32,18 @@ func poolPDFs(t *testing.T) map[string][]byte {
 }
 
 // TestPDFPoolReadsLikeInProcess: PDFs read one after another by the
-// children of one pool, from several goroutines, give what PDFText gives
+// children of one pool, from several goroutines, give what Text gives
 // each PDF alone, and the pool starts no more children than read at once.
 func TestPDFPoolReadsLikeInProcess(t *testing.T) {
 	pdfs := poolPDFs(t)
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
 	defer p.Close()
 	var wg sync.WaitGroup
 	for g := range 2 {
 		wg.Go(func() {
 			for round := range 2 {
 				for name, body := range pdfs {
-					want, wantErr := PDFText(body, 0)
+					want, wantErr := Text(body, 0)
 					got, _, err := p.Read(context.Background(), body)
 					if got != want || (err == nil) != (wantErr == nil) {
 						t.Errorf("worker %d, round %d, %s: child gave %d chars (err %v), in process %d chars (err %v)", g, round, name, len(got), err, len(want), wantErr)
@@ -68,11 +68,11 @@ func TestPDFPoolChildKilledBetweenPDFs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := PDFText(body, 0)
+	want, err := Text(body, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
 	defer p.Close()
 	if got, _, err := p.Read(context.Background(), body); err != nil || got != want {
 		t.Fatalf("first read: %d chars, %v", len(got), err)
@@ -94,11 +94,11 @@ func TestPDFPoolChildKilledBetweenPDFs(t *testing.T) {
 // TestPDFPoolTimeoutThenNext: a child that does not answer in time is
 // killed and reported; the pool's next PDF gets a child of its own.
 func TestPDFPoolTimeoutThenNext(t *testing.T) {
-	p := NewPDFPool([]string{"sleep", "30"}, PDFLimits{Timeout: 200 * time.Millisecond}, 1)
+	p := NewPool([]string{"sleep", "30"}, Limits{Timeout: 200 * time.Millisecond}, 1)
 	defer p.Close()
 	for i := range 2 {
 		_, _, err := p.Read(context.Background(), []byte("%PDF-"))
-		if !errors.Is(err, ErrPDFLimit) || !errors.Is(err, ErrPDFTimeout) {
+		if !errors.Is(err, ErrLimit) || !errors.Is(err, ErrTimeout) {
 			t.Fatalf("read %d: err = %v, want the time limit", i, err)
 		}
 	}
@@ -114,7 +114,7 @@ func TestPDFPoolCloseEndsChildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
@@ -150,7 +150,7 @@ func TestPDFPoolBoundsChildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
 	defer p.Close()
 	var wg sync.WaitGroup
 	for range 6 {

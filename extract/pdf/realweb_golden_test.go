@@ -14,13 +14,13 @@ import (
 )
 
 // updateGolden rewrites testdata/realweb-pdfs.sha256 from the current
-// code: run it only when a change of what PDFExtract reads is intended.
+// code: run it only when a change of what Extract reads is intended.
 var updateGolden = flag.Bool("update-realweb-golden", false, "rewrite testdata/realweb-pdfs.sha256")
 
 const goldenFile = "testdata/realweb-pdfs.sha256"
 
 // TestRealwebPDFsUnchanged reads every real PDF of ../shared/realweb and
-// compares a digest of what PDFExtract returns (text, page counts, error)
+// compares a digest of what Extract returns (text, page counts, error)
 // with the digests recorded in testdata, so a change made for speed
 // cannot change a byte of what is read. The PDFs themselves stay outside
 // the project; only digests are kept.
@@ -35,10 +35,10 @@ func TestRealwebPDFsUnchanged(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		text, info, err := PDFExtract(body, 0)
+		text, info, err := Extract(body, 0)
 		out, jerr := json.Marshal(struct {
 			Text string
-			Info PDFInfo
+			Info Info
 			Err  string
 		}{text, info, fmt.Sprint(err)})
 		if jerr != nil {
@@ -47,5 +47,5 @@ func TestRealwebPDFsUnchanged(t *testing.T) {
 		sum := sha256.Sum256(out)
 		got[filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f)] = hex.EncodeToString(sum[:])
 	}
-	readtest.CheckDigests(t, goldenFile, got, *updateGolden, "what PDFExtract reads")
+	readtest.CheckDigests(t, goldenFile, got, *updateGolden, "what Extract reads")
 }

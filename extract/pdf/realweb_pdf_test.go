@@ -35,7 +35,7 @@ func TestRealwebPDFQuotes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, info, err := PDFExtract(body, 0)
+			text, info, err := Extract(body, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,7 +78,7 @@ func TestRealwebDocsQuotes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, err := PDFText(body, 0)
+			text, err := Text(body, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
