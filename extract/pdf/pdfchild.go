@@ -26,7 +26,7 @@ import (
 // Limits bound one child.
 type Limits struct {
 	Timeout  time.Duration // wall time for the whole extraction
-	MemoryMB int           // address-space ceiling of the child
+	MemoryMB int           // memory the child's runtime may hold from the system (not an rlimit; see RunChild)
 	MaxPages int
 }
 
