@@ -9,7 +9,7 @@ import (
 	"testing/fstest"
 	"testing/synctest"
 
-	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -79,7 +79,7 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 		calls := 0
 		opt := signals.Options{Code: "test-1", PDF: func([]byte) (string, error) {
 			calls++
-			return "", fmt.Errorf("%w: %w (30s)", extract.ErrPDFLimit, extract.ErrPDFTimeout)
+			return "", fmt.Errorf("%w: %w (30s)", pdf.ErrLimit, pdf.ErrTimeout)
 		}}
 		for range 2 {
 			if _, err := signals.Build(list, batches, opt); err != nil {
@@ -94,7 +94,7 @@ func TestPDFOverItsTimeLimitIsKept(t *testing.T) {
 		opt.Code = "test-2"
 		opt.PDF = func([]byte) (string, error) {
 			calls++
-			return "", fmt.Errorf("%w: child failed (signal: killed)", extract.ErrPDFLimit)
+			return "", fmt.Errorf("%w: child failed (signal: killed)", pdf.ErrLimit)
 		}
 		for range 2 {
 			signals.Build(list, batches, opt)

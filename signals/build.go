@@ -21,6 +21,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/terms"
@@ -40,8 +41,8 @@ type Options struct {
 	// files are read and kept only when Code names it (pdfreader.go).
 	PDF func(body []byte) (string, error)
 	// PDFChild is the command line of a child process that reads one PDF
-	// (the binary itself and its hidden command; extract.PDFIsolated),
-	// under extract.DefaultPDFLimits. Nil reads in process, for tests.
+	// (the binary itself and its hidden command; pdf.Isolated),
+	// under pdf.DefaultLimits. Nil reads in process, for tests.
 	PDFChild []string
 	// Workers is how many sites are derived at once; GOMAXPROCS when 0.
 	// The findings are the same whatever the number.
@@ -499,7 +500,7 @@ func (bd *builder) readDocument(batchDir string, es *evidence.Site, a evidence.A
 			// ran out of time would again, for the same bytes and code:
 			// kept, so a PDF that defeats the reader costs its time limit
 			// once per code version, not at every build.
-			doc.TextError, rr.transient = err.Error(), !errors.Is(err, extract.ErrPDFTimeout)
+			doc.TextError, rr.transient = err.Error(), !errors.Is(err, pdf.ErrTimeout)
 		}
 		rr.blocks = extract.LineBlocks(rr.text)
 		rr.text = extract.Normalize(rr.text)

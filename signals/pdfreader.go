@@ -4,10 +4,10 @@ import (
 	"context"
 	"slices"
 
-	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 )
 
-// The PDF reader decides findings: a child process (extract.PDFIsolated)
+// The PDF reader decides findings: a child process (pdf.Isolated)
 // stops at its limits of time, memory and pages, and a PDF that ran out of
 // time is kept as such; in process there is no such limit. So the reader
 // and its limits are chosen here, in code CodeVersion digests, and the
@@ -15,20 +15,20 @@ import (
 // in process are never taken for a child's, nor the other way round.
 
 // pdfReader is the build's PDF reader: opt.PDF when set, else children
-// running opt.PDFChild under extract.DefaultPDFLimits (one per worker,
+// running opt.PDFChild under pdf.DefaultLimits (one per worker,
 // each reading PDF after PDF), else in process. done ends the children.
 func (opt Options) pdfReader(workers int) (read func(body []byte) (string, error), done func()) {
 	switch {
 	case opt.PDF != nil:
 		return opt.PDF, func() {}
 	case opt.PDFChild != nil:
-		pool := extract.NewPDFPool(slices.Clone(opt.PDFChild), extract.DefaultPDFLimits, workers)
+		pool := pdf.NewPool(slices.Clone(opt.PDFChild), pdf.DefaultLimits, workers)
 		return func(body []byte) (string, error) {
 			text, _, err := pool.Read(context.Background(), body)
 			return text, err
 		}, pool.Close
 	default:
-		return func(body []byte) (string, error) { return extract.PDFText(body, maxPDFPages) }, func() {}
+		return func(body []byte) (string, error) { return pdf.Text(body, maxPDFPages) }, func() {}
 	}
 }
 

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/terms"
 )
 
@@ -179,7 +180,7 @@ func readForScore(name string, body []byte) ([]extract.Block, string, error) {
 		}
 		return p.Blocks, p.Lang, nil
 	case ".pdf":
-		text, err := extract.PDFText(body, 0)
+		text, err := pdf.Text(body, 0)
 		if err != nil {
 			return nil, "", err
 		}

@@ -1,4 +1,4 @@
-package crawlsignals_test
+package e2e_test
 
 import (
 	"slices"

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"bufio"
@@ -20,38 +20,38 @@ import (
 // can loop or allocate without bound on hostile input, and only a process
 // boundary lets us stop it. The parent sends each PDF on stdin, as its
 // length (8 bytes, big-endian) and its bytes, and reads one JSON answer
-// per PDF, one line each, on stdout (PDFPool); the child exits when its
+// per PDF, one line each, on stdout (Pool); the child exits when its
 // stdin ends.
 
-// PDFLimits bound one child.
-type PDFLimits struct {
+// Limits bound one child.
+type Limits struct {
 	Timeout  time.Duration // wall time for the whole extraction
-	MemoryMB int           // address-space ceiling of the child
+	MemoryMB int           // memory the child's runtime may hold from the system (not an rlimit; see RunChild)
 	MaxPages int
 }
 
-// DefaultPDFLimits are the limits of a build.
-var DefaultPDFLimits = PDFLimits{Timeout: 30 * time.Second, MemoryMB: 1024, MaxPages: DefaultMaxPDFPages}
+// DefaultLimits are the limits of a build.
+var DefaultLimits = Limits{Timeout: 30 * time.Second, MemoryMB: 1024, MaxPages: DefaultMaxPages}
 
-// PDFChildEnv names the environment variable that makes a process act as
+// ChildEnv names the environment variable that makes a process act as
 // a PDF child; its value is the page cap. A test binary's TestMain checks
 // it so tests can run real children too.
-const PDFChildEnv = "CRAWLSIGNALS_PDF_CHILD"
+const ChildEnv = "CRAWLSIGNALS_PDF_CHILD"
 
-// ErrPDFLimit is returned when the child ran out of time or memory.
-var ErrPDFLimit = errors.New("pdf reader stopped at its limit")
+// ErrLimit is returned when the child ran out of time or memory.
+var ErrLimit = errors.New("pdf reader stopped at its limit")
 
-// ErrPDFTimeout is returned, with ErrPDFLimit, when the child gave no
+// ErrTimeout is returned, with ErrLimit, when the child gave no
 // answer within its time limit. Unlike a crash, the same bytes read by the
 // same code take as long again, so a build keeps that outcome (with the
 // code version) rather than spend the limit on it at every build.
-var ErrPDFTimeout = errors.New("no answer within the time limit")
+var ErrTimeout = errors.New("no answer within the time limit")
 
 type pdfAnswer struct {
-	Text    string  `json:"text"`
-	Info    PDFInfo `json:"info"`
-	Err     string  `json:"err,omitempty"`
-	NoLayer bool    `json:"no_layer,omitempty"`
+	Text    string `json:"text"`
+	Info    Info   `json:"info"`
+	Err     string `json:"err,omitempty"`
+	NoLayer bool   `json:"no_layer,omitempty"`
 	// Retire is set when the child still holds much memory after a PDF:
 	// the parent ends it rather than give it the next one.
 	Retire bool `json:"retire,omitempty"`
@@ -69,21 +69,21 @@ const maxPDFChildBody = 64 << 20
 // 10 MB.
 const retireAbove = 64 << 20
 
-// PDFIsolated extracts a PDF's text in a child process of its own running
+// Isolated extracts a PDF's text in a child process of its own running
 // command (normally the crawlsignals binary itself; args select the
 // hidden child mode), under lim. A build or a crawl reads many PDFs
-// through one PDFPool instead.
-func PDFIsolated(ctx context.Context, command []string, body []byte, lim PDFLimits) (string, PDFInfo, error) {
-	p := NewPDFPool(command, lim, 0)
+// through one Pool instead.
+func Isolated(ctx context.Context, command []string, body []byte, lim Limits) (string, Info, error) {
+	p := NewPool(command, lim, 0)
 	defer p.Close()
 	return p.Read(ctx, body)
 }
 
-// RunPDFChild is the child's side: it caps its own memory, then reads
+// RunChild is the child's side: it caps its own memory, then reads
 // each PDF from stdin and writes its answer to stdout, until stdin ends.
 // It returns the exit status.
-func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
-	maxPages, _ := strconv.Atoi(os.Getenv(PDFChildEnv))
+func RunChild(stdin io.Reader, stdout io.Writer) int {
+	maxPages, _ := strconv.Atoi(os.Getenv(ChildEnv))
 	if mb, _ := strconv.Atoi(os.Getenv("CRAWLSIGNALS_PDF_MEMORY_MB")); mb > 0 {
 		limit := uint64(mb) << 20
 		// The soft limit makes the collector work hard as the ceiling
@@ -125,7 +125,7 @@ func RunPDFChild(stdin io.Reader, stdout io.Writer) int {
 			})
 		}
 		var a pdfAnswer
-		text, info, err := PDFExtract(body, maxPages)
+		text, info, err := Extract(body, maxPages)
 		a.Text, a.Info = text, info
 		switch {
 		case errors.Is(err, ErrNoTextLayer):
@@ -172,7 +172,7 @@ func heldMemory() uint64 {
 
 // watchMemory exits the child when the memory the runtime holds from the
 // system (mapped, less what it has returned) passes limit: the parent
-// reports ErrPDFLimit.
+// reports ErrLimit.
 func watchMemory(limit uint64) {
 	for tick := time.Tick(20 * time.Millisecond); ; <-tick {
 		if heldMemory() > limit {

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"unicode/utf16"

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/ledongthuc/pdf"
 )
 
@@ -15,45 +16,45 @@ import (
 // gap with detail "no text layer".
 var ErrNoTextLayer = errors.New("pdf has no text layer")
 
-// ErrBadPDF wraps every failure to parse a PDF at all.
-var ErrBadPDF = errors.New("unreadable pdf")
+// ErrUnreadable wraps every failure to parse a PDF at all.
+var ErrUnreadable = errors.New("unreadable pdf")
 
-// DefaultMaxPDFPages is the page cap PDFText uses when given maxPages <= 0.
-const DefaultMaxPDFPages = 300
+// DefaultMaxPages is the page cap Text uses when given maxPages <= 0.
+const DefaultMaxPages = 300
 
-// PDFInfo says how much of a PDF was read.
-type PDFInfo struct {
+// Info says how much of a PDF was read.
+type Info struct {
 	Pages       int   // pages the document says it has
 	Read        int   // pages whose text was read
 	Truncated   bool  // Pages > the cap: the pages after the cap were not read
 	FailedPages []int // 1-based numbers of pages that could not be read
 }
 
-// PDFText extracts the text of a PDF, Normalize'd, reading at most maxPages
+// Text extracts the text of a PDF, Normalize'd, reading at most maxPages
 // pages. It is a pure function of its input, so it can run unchanged in a
 // child process that adds time and memory limits. A PDF with no extractable
 // text returns ErrNoTextLayer; one that cannot be parsed returns an error
-// wrapping ErrBadPDF.
-func PDFText(body []byte, maxPages int) (string, error) {
-	text, _, err := PDFExtract(body, maxPages)
+// wrapping ErrUnreadable.
+func Text(body []byte, maxPages int) (string, error) {
+	text, _, err := Extract(body, maxPages)
 	return text, err
 }
 
-// PDFExtract is PDFText with a report of the pages read. The PDF library
+// Extract is Text with a report of the pages read. The PDF library
 // panics on malformed input; every panic is recovered here, per page where
 // possible, so one bad page costs only that page.
-func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error) {
+func Extract(body []byte, maxPages int) (text string, info Info, err error) {
 	if maxPages <= 0 {
-		maxPages = DefaultMaxPDFPages
+		maxPages = DefaultMaxPages
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			text, err = "", fmt.Errorf("%w: %v", ErrBadPDF, r)
+			text, err = "", fmt.Errorf("%w: %v", ErrUnreadable, r)
 		}
 	}()
 	r, err := pdf.NewReader(bytes.NewReader(body), int64(len(body)))
 	if err != nil {
-		return "", info, fmt.Errorf("%w: %v", ErrBadPDF, err)
+		return "", info, fmt.Errorf("%w: %v", ErrUnreadable, err)
 	}
 	info.Pages = r.NumPage()
 	pages, more := pdfPages(r, maxPages)
@@ -71,9 +72,9 @@ func PDFExtract(body []byte, maxPages int) (text string, info PDFInfo, err error
 		b.WriteString("\n\n")
 	}
 	if info.Read == 0 && len(info.FailedPages) > 0 {
-		return "", info, fmt.Errorf("%w: no page could be read", ErrBadPDF)
+		return "", info, fmt.Errorf("%w: no page could be read", ErrUnreadable)
 	}
-	text = Normalize(resolveHyphens(b.String()))
+	text = extract.Normalize(resolveHyphens(b.String()))
 	if !hasLetterOrDigit(text) {
 		return "", info, ErrNoTextLayer
 	}

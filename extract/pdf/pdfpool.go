@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 	"time"
 )
 
-// PDFPool reads PDFs in child processes that each read one PDF after
+// Pool reads PDFs in child processes that each read one PDF after
 // another, so a build or a crawl starts a child per worker rather than
 // per PDF. Starting one cost about 16 ms of CPU (half a real PDF's whole
 // cost; a fifth of a cold build's CPU was children on make bench's
@@ -29,9 +29,9 @@ import (
 // after a PDF retires rather than carry it into the next. A child that
 // dies, or runs out of time, fails only the PDF it was reading; the next
 // PDF gets a new child.
-type PDFPool struct {
+type Pool struct {
 	command []string
-	lim     PDFLimits
+	lim     Limits
 	keep    int           // idle children kept for the next PDF
 	turns   chan struct{} // one per child running at once; nil: no bound
 
@@ -41,7 +41,7 @@ type PDFPool struct {
 	started int // children started, for tests
 }
 
-// NewPDFPool is a pool of children running command (normally the
+// NewPool is a pool of children running command (normally the
 // crawlsignals binary and its hidden child command) under lim, keeping
 // up to keep idle children between PDFs and running at most keep at once
 // (a PDF waits for a child to be free); keep 0 starts a child for each
@@ -52,48 +52,48 @@ type PDFPool struct {
 // and a pool that started a child for each PDF beyond those kept spent
 // the start it was meant to save (on make bench's crawl, 16-35 ms of CPU
 // a PDF against 10 ms for the reading itself).
-func NewPDFPool(command []string, lim PDFLimits, keep int) *PDFPool {
+func NewPool(command []string, lim Limits, keep int) *Pool {
 	if lim.Timeout <= 0 {
-		lim.Timeout = DefaultPDFLimits.Timeout
+		lim.Timeout = DefaultLimits.Timeout
 	}
 	if lim.MemoryMB <= 0 {
-		lim.MemoryMB = DefaultPDFLimits.MemoryMB
+		lim.MemoryMB = DefaultLimits.MemoryMB
 	}
-	p := &PDFPool{command: append([]string(nil), command...), lim: lim, keep: keep}
+	p := &Pool{command: append([]string(nil), command...), lim: lim, keep: keep}
 	if keep > 0 {
 		p.turns = make(chan struct{}, keep)
 	}
 	return p
 }
 
-// Read extracts a PDF's text in a child, as PDFText would in process but
+// Read extracts a PDF's text in a child, as Text would in process but
 // under the pool's limits. Its time limit starts when a child takes the
 // PDF, not while it waits for one.
-func (p *PDFPool) Read(ctx context.Context, body []byte) (string, PDFInfo, error) {
+func (p *Pool) Read(ctx context.Context, body []byte) (string, Info, error) {
 	if p.turns != nil {
 		select {
 		case p.turns <- struct{}{}:
 		case <-ctx.Done():
-			return "", PDFInfo{}, fmt.Errorf("%w: %w (waiting for a child)", ErrPDFLimit, ctx.Err())
+			return "", Info{}, fmt.Errorf("%w: %w (waiting for a child)", ErrLimit, ctx.Err())
 		}
 		defer func() { <-p.turns }()
 	}
 	c, reused, err := p.get()
 	if err != nil {
-		return "", PDFInfo{}, fmt.Errorf("%w: child not started: %v", ErrPDFLimit, err)
+		return "", Info{}, fmt.Errorf("%w: child not started: %v", ErrLimit, err)
 	}
 	a, err := c.read(ctx, body, p.lim.Timeout)
-	if err != nil && reused && !errors.Is(err, ErrPDFTimeout) && ctx.Err() == nil {
+	if err != nil && reused && !errors.Is(err, ErrTimeout) && ctx.Err() == nil {
 		// A child that read PDFs before may have died between them (killed
 		// from outside): this PDF is read once more, by a new child, so
 		// that only a PDF that fails a child of its own fails.
 		if c, err = p.start(); err != nil {
-			return "", PDFInfo{}, fmt.Errorf("%w: child not started: %v", ErrPDFLimit, err)
+			return "", Info{}, fmt.Errorf("%w: child not started: %v", ErrLimit, err)
 		}
 		a, err = c.read(ctx, body, p.lim.Timeout)
 	}
 	if err != nil {
-		return "", PDFInfo{}, err
+		return "", Info{}, err
 	}
 	if a.Retire {
 		c.close()
@@ -104,14 +104,14 @@ func (p *PDFPool) Read(ctx context.Context, body []byte) (string, PDFInfo, error
 	case a.NoLayer:
 		return "", a.Info, ErrNoTextLayer
 	case a.Err != "":
-		return "", a.Info, fmt.Errorf("%w: %s", ErrBadPDF, a.Err)
+		return "", a.Info, fmt.Errorf("%w: %s", ErrUnreadable, a.Err)
 	}
 	return a.Text, a.Info, nil
 }
 
 // Close ends the idle children; a child still reading ends when its PDF
 // is done. The pool must not be used after.
-func (p *PDFPool) Close() {
+func (p *Pool) Close() {
 	p.mu.Lock()
 	idle := p.idle
 	p.idle, p.closed = nil, true
@@ -122,7 +122,7 @@ func (p *PDFPool) Close() {
 }
 
 // get gives an idle child that is still running, else a new one.
-func (p *PDFPool) get() (c *pdfChild, reused bool, err error) {
+func (p *Pool) get() (c *pdfChild, reused bool, err error) {
 	p.mu.Lock()
 	for len(p.idle) > 0 {
 		c = p.idle[len(p.idle)-1]
@@ -140,7 +140,7 @@ func (p *PDFPool) get() (c *pdfChild, reused bool, err error) {
 	return c, false, err
 }
 
-func (p *PDFPool) start() (*pdfChild, error) {
+func (p *Pool) start() (*pdfChild, error) {
 	c, err := startPDFChild(p.command, p.lim)
 	if err == nil {
 		p.mu.Lock()
@@ -150,7 +150,7 @@ func (p *PDFPool) start() (*pdfChild, error) {
 	return c, err
 }
 
-func (p *PDFPool) put(c *pdfChild) {
+func (p *Pool) put(c *pdfChild) {
 	p.mu.Lock()
 	if !p.closed && len(p.idle) < p.keep {
 		p.idle = append(p.idle, c)
@@ -172,9 +172,9 @@ type pdfChild struct {
 	err    error         // its exit, once done
 }
 
-func startPDFChild(command []string, lim PDFLimits) (*pdfChild, error) {
+func startPDFChild(command []string, lim Limits) (*pdfChild, error) {
 	cmd := exec.Command(command[0], command[1:]...)
-	cmd.Env = append(os.Environ(), PDFChildEnv+"="+strconv.Itoa(lim.MaxPages),
+	cmd.Env = append(os.Environ(), ChildEnv+"="+strconv.Itoa(lim.MaxPages),
 		"CRAWLSIGNALS_PDF_MEMORY_MB="+strconv.Itoa(lim.MemoryMB),
 		pdfTimeoutEnv+"="+lim.Timeout.String())
 	in, err := cmd.StdinPipe()
@@ -229,16 +229,16 @@ func (c *pdfChild) read(ctx context.Context, body []byte, timeout time.Duration)
 	case <-ctx.Done():
 		c.stop()
 		<-got // the pipes close with the process
-		return pdfAnswer{}, fmt.Errorf("%w: %w (%s)", ErrPDFLimit, ErrPDFTimeout, timeout)
+		return pdfAnswer{}, fmt.Errorf("%w: %w (%s)", ErrLimit, ErrTimeout, timeout)
 	}
 	if r.err != nil {
 		c.stop()
-		return pdfAnswer{}, fmt.Errorf("%w: child failed (%v): %s", ErrPDFLimit, c.exit(), c.stderr.tail())
+		return pdfAnswer{}, fmt.Errorf("%w: child failed (%v): %s", ErrLimit, c.exit(), c.stderr.tail())
 	}
 	var a pdfAnswer
 	if err := json.Unmarshal(r.line, &a); err != nil {
 		c.stop()
-		return pdfAnswer{}, fmt.Errorf("%w: child answer unreadable: %v", ErrBadPDF, err)
+		return pdfAnswer{}, fmt.Errorf("%w: child answer unreadable: %v", ErrUnreadable, err)
 	}
 	return a, nil
 }

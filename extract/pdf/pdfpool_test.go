@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 // real PDFs of ../shared/realweb where that folder is present.
 func poolPDFs(t *testing.T) map[string][]byte {
 	t.Helper()
-	paths := []string{"../testdata/web/butikk.test/kjopsbetingelser.pdf"}
-	real, _ := filepath.Glob("../../shared/realweb/pdf/*.pdf")
+	paths := []string{"../../testdata/web/butikk.test/kjopsbetingelser.pdf"}
+	real, _ := filepath.Glob("../../../shared/realweb/pdf/*.pdf")
 	paths = append(paths, real...)
 	out := map[string][]byte{}
 	for _, p := range paths {
@@ -32,18 +32,18 @@ func poolPDFs(t *testing.T) map[string][]byte {
 }
 
 // TestPDFPoolReadsLikeInProcess: PDFs read one after another by the
-// children of one pool, from several goroutines, give what PDFText gives
+// children of one pool, from several goroutines, give what Text gives
 // each PDF alone, and the pool starts no more children than read at once.
 func TestPDFPoolReadsLikeInProcess(t *testing.T) {
 	pdfs := poolPDFs(t)
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
 	defer p.Close()
 	var wg sync.WaitGroup
 	for g := range 2 {
 		wg.Go(func() {
 			for round := range 2 {
 				for name, body := range pdfs {
-					want, wantErr := PDFText(body, 0)
+					want, wantErr := Text(body, 0)
 					got, _, err := p.Read(context.Background(), body)
 					if got != want || (err == nil) != (wantErr == nil) {
 						t.Errorf("worker %d, round %d, %s: child gave %d chars (err %v), in process %d chars (err %v)", g, round, name, len(got), err, len(want), wantErr)
@@ -64,15 +64,15 @@ func TestPDFPoolReadsLikeInProcess(t *testing.T) {
 // TestPDFPoolChildKilledBetweenPDFs: a child that died while idle costs
 // the next PDF nothing; a child killed while reading fails that PDF alone.
 func TestPDFPoolChildKilledBetweenPDFs(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := PDFText(body, 0)
+	want, err := Text(body, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
 	defer p.Close()
 	if got, _, err := p.Read(context.Background(), body); err != nil || got != want {
 		t.Fatalf("first read: %d chars, %v", len(got), err)
@@ -94,11 +94,11 @@ func TestPDFPoolChildKilledBetweenPDFs(t *testing.T) {
 // TestPDFPoolTimeoutThenNext: a child that does not answer in time is
 // killed and reported; the pool's next PDF gets a child of its own.
 func TestPDFPoolTimeoutThenNext(t *testing.T) {
-	p := NewPDFPool([]string{"sleep", "30"}, PDFLimits{Timeout: 200 * time.Millisecond}, 1)
+	p := NewPool([]string{"sleep", "30"}, Limits{Timeout: 200 * time.Millisecond}, 1)
 	defer p.Close()
 	for i := range 2 {
 		_, _, err := p.Read(context.Background(), []byte("%PDF-"))
-		if !errors.Is(err, ErrPDFLimit) || !errors.Is(err, ErrPDFTimeout) {
+		if !errors.Is(err, ErrLimit) || !errors.Is(err, ErrTimeout) {
 			t.Fatalf("read %d: err = %v, want the time limit", i, err)
 		}
 	}
@@ -110,11 +110,11 @@ func TestPDFPoolTimeoutThenNext(t *testing.T) {
 // TestPDFPoolCloseEndsChildren: the children a pool keeps between PDFs
 // exit when it is closed (their stdin ends); none is left running.
 func TestPDFPoolCloseEndsChildren(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 2)
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
@@ -146,11 +146,11 @@ func TestPDFPoolCloseEndsChildren(t *testing.T) {
 // TestPDFPoolBoundsChildren: PDFs that come several at once wait for one
 // of the pool's children rather than each start one.
 func TestPDFPoolBoundsChildren(t *testing.T) {
-	body, err := os.ReadFile("../testdata/web/butikk.test/kjopsbetingelser.pdf")
+	body, err := os.ReadFile("../../testdata/web/butikk.test/kjopsbetingelser.pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPDFPool(self(t), PDFLimits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
+	p := NewPool(self(t), Limits{Timeout: 20 * time.Second, MemoryMB: 512}, 1)
 	defer p.Close()
 	var wg sync.WaitGroup
 	for range 6 {

@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"bytes"
@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // buildPDF writes a small, valid PDF: one page per content stream, all
@@ -59,7 +62,7 @@ func TestPDFText(t *testing.T) {
 		"BT /F1 10 Tf 72 678 Td [(ke)-20(rned)] TJ ET\n" + // a small kern inside a word
 		"BT /F1 10 Tf 72 664 Td (Vilk\345r) Tj ET") // WinAnsi å
 	page2 := []byte("BT /F1 10 Tf 72 720 Td (Second page.) Tj ET")
-	text, info, err := PDFExtract(buildPDF(page1, page2), 0)
+	text, info, err := Extract(buildPDF(page1, page2), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +73,7 @@ func TestPDFText(t *testing.T) {
 	if info.Pages != 2 || info.Read != 2 || info.Truncated || len(info.FailedPages) != 0 {
 		t.Errorf("info = %+v", info)
 	}
-	if ok, _, _ := Verify(text, "Use robots or tools"); !ok {
+	if ok, _, _ := extract.Verify(text, "Use robots or tools"); !ok {
 		t.Error("quote across a line break does not verify")
 	}
 }
@@ -80,7 +83,7 @@ func TestPDFPageCap(t *testing.T) {
 	for i := range 5 {
 		pages = append(pages, fmt.Appendf(nil, "BT /F1 10 Tf 72 720 Td (Page %d) Tj ET", i+1))
 	}
-	text, info, err := PDFExtract(buildPDF(pages...), 2)
+	text, info, err := Extract(buildPDF(pages...), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +97,7 @@ func TestPDFNoTextLayer(t *testing.T) {
 		"page without contents": buildPDF(nil),
 		"drawing only":          buildPDF([]byte("0 0 m 100 100 l S")),
 	} {
-		if _, err := PDFText(pdf, 10); !errors.Is(err, ErrNoTextLayer) {
+		if _, err := Text(pdf, 10); !errors.Is(err, ErrNoTextLayer) {
 			t.Errorf("%s: err = %v, want ErrNoTextLayer", name, err)
 		}
 	}
@@ -112,12 +115,12 @@ func TestPDFCorrupt(t *testing.T) {
 	}
 	for name, body := range cases {
 		t.Run(name, func(t *testing.T) {
-			text, err := PDFText(body, 10)
+			text, err := Text(body, 10)
 			if err == nil && text == "" {
 				t.Error("no error and no text")
 			}
-			if err != nil && !errors.Is(err, ErrBadPDF) && !errors.Is(err, ErrNoTextLayer) {
-				t.Errorf("err = %v, want ErrBadPDF or ErrNoTextLayer", err)
+			if err != nil && !errors.Is(err, ErrUnreadable) && !errors.Is(err, ErrNoTextLayer) {
+				t.Errorf("err = %v, want ErrUnreadable or ErrNoTextLayer", err)
 			}
 		})
 	}
@@ -125,12 +128,12 @@ func TestPDFCorrupt(t *testing.T) {
 	for i := 0; i < len(good); i += 7 {
 		b := bytes.Clone(good)
 		b[i] ^= 0xFF
-		_, _ = PDFText(b, 10)
+		_, _ = Text(b, 10)
 	}
 }
 
 // The PDF library's lexer loops forever on a content stream that ends
-// inside a hex string; PDFText must refuse that page instead of hanging.
+// inside a hex string; Text must refuse that page instead of hanging.
 func TestPDFUnterminatedHexStringDoesNotHang(t *testing.T) {
 	// "<X" and "<0a X" (issue 24): one character of a pair, the lexer
 	// waiting for the second past the end of input.
@@ -139,15 +142,15 @@ func TestPDFUnterminatedHexStringDoesNotHang(t *testing.T) {
 			[]byte("BT /F1 10 Tf 72 720 Td (Next page) Tj ET"))
 		done := make(chan struct{})
 		var text string
-		var info PDFInfo
+		var info Info
 		go func() {
 			defer close(done)
-			text, info, _ = PDFExtract(body, 10)
+			text, info, _ = Extract(body, 10)
 		}()
 		select {
 		case <-done:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("tail %q: PDFExtract still running after 10 s", tail)
+			t.Fatalf("tail %q: Extract still running after 10 s", tail)
 		}
 		if text != "Next page" || len(info.FailedPages) != 1 || info.FailedPages[0] != 1 {
 			t.Errorf("tail %q: text %q, info %+v; want page 1 refused, page 2 read", tail, text, info)
@@ -172,7 +175,7 @@ func TestPDFHexStringGuardRefusesOnlyWhatLoops(t *testing.T) {
 }
 
 // Cycles in the page tree make the library's own page lookup and resource
-// inheritance loop forever; PDFExtract must end.
+// inheritance loop forever; Extract must end.
 func TestPDFCyclicTreeDoesNotHang(t *testing.T) {
 	good := buildPDF([]byte("BT /F1 10 Tf 72 720 Td (Hello) Tj ET"))
 	// Object 2 is the page tree root and object 4 the page (see buildPDF);
@@ -187,7 +190,7 @@ func TestPDFCyclicTreeDoesNotHang(t *testing.T) {
 		}
 		done := make(chan error, 1)
 		go func() {
-			_, err := PDFText(body, 10)
+			_, err := Text(body, 10)
 			done <- err
 		}()
 		select {
@@ -196,18 +199,18 @@ func TestPDFCyclicTreeDoesNotHang(t *testing.T) {
 				t.Errorf("%s: no error", name)
 			}
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: PDFText still running after 10 s", name)
+			t.Fatalf("%s: Text still running after 10 s", name)
 		}
 	}
 }
 
 func TestRealwebPDFInfo(t *testing.T) {
-	dir := realweb(t, "docs")
+	dir := readtest.Folder(t, realwebDir, "docs")
 	body, err := os.ReadFile(filepath.Join(dir, "fruitz-terms-of-service.pdf"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, info, err := PDFExtract(body, 0)
+	_, info, err := Extract(body, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,7 +226,7 @@ func TestPDFActualText(t *testing.T) {
 	page := []byte("BT /F1 10 Tf 72 720 Td /Span <</ActualText (fi)>> BDC (\\001) Tj EMC (nd the) Tj ET\n" +
 		"BT /F1 10 Tf 72 706 Td (opp) Tj /Span <</ActualText <FEFF00AD>>> BDC (-) Tj EMC ET\n" +
 		"BT /F1 10 Tf 72 692 Td (lysning) Tj /Span <</ActualText ()>> BDC (~) Tj EMC ( here) Tj ET")
-	text, err := PDFText(buildPDF(page), 0)
+	text, err := Text(buildPDF(page), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

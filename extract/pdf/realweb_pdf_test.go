@@ -1,4 +1,4 @@
-package extract
+package pdf
 
 import (
 	"encoding/json"
@@ -6,21 +6,28 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
+
+// realwebDir is the shared folder of real pages (see its README). It lives
+// outside the project, so tests that need it skip where it is absent.
+const realwebDir = "../../../shared/realweb"
 
 // TestRealwebPDFQuotes reads every real PDF of ../shared/realweb/pdf (see
 // its README): each expected quote must verify in our text, and no
 // near-miss may. The quotes were chosen in pdftotext's text, so this
 // measures whether we read these documents as a reader does.
 func TestRealwebPDFQuotes(t *testing.T) {
-	dir := realweb(t, "pdf")
-	all, names := expectedEntries(t, dir)
+	dir := readtest.Folder(t, realwebDir, "pdf")
+	all, names := readtest.Entries(t, dir)
 	if len(names) == 0 {
 		t.Fatal("expected.json lists no PDF")
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			var exp expectedDoc
+			var exp readtest.Doc
 			if err := json.Unmarshal(all[name], &exp); err != nil {
 				t.Fatal(err)
 			}
@@ -28,7 +35,7 @@ func TestRealwebPDFQuotes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			text, info, err := PDFExtract(body, 0)
+			text, info, err := Extract(body, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,8 +51,42 @@ func TestRealwebPDFQuotes(t *testing.T) {
 					exp.Quotes[i].Text = fix.text
 				}
 			}
-			checkQuotes(t, name, text, exp)
+			readtest.CheckQuotes(t, name, text, exp, extract.NewVerifier(text).Verify)
 		})
+	}
+}
+
+// TestRealwebDocsQuotes checks the quotes of the real PDFs among the
+// documents of ../shared/realweb/docs (extract's test of the same name
+// checks the HTML ones): each expected quote must verify in our text, and
+// no near-miss may.
+func TestRealwebDocsQuotes(t *testing.T) {
+	dir := readtest.Folder(t, realwebDir, "docs")
+	all, names := readtest.Entries(t, dir)
+	pdfs := 0
+	for _, name := range names {
+		var exp readtest.Doc
+		if err := json.Unmarshal(all[name], &exp); err != nil {
+			t.Fatal(err)
+		}
+		if extract.Kind(exp.ContentType) != extract.KindPDF {
+			continue
+		}
+		pdfs++
+		t.Run(name, func(t *testing.T) {
+			body, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, err := Text(body, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			readtest.CheckQuotes(t, name, text, exp, extract.NewVerifier(text).Verify)
+		})
+	}
+	if pdfs == 0 {
+		t.Fatal("docs/expected.json lists no PDF")
 	}
 }
 
@@ -59,32 +100,4 @@ var wrongPDFQuotes = map[string]map[string]struct{ text, why string }{
 				"\"tietosuoja-asetuksen\" mid-line (Finnish hyphenates a compound whose parts meet with the same vowel)",
 		},
 	},
-}
-
-// checkQuotes verifies the expected quotes and refuses the near-misses of
-// one document, and logs the counts.
-func checkQuotes(t *testing.T, name, text string, exp expectedDoc) {
-	t.Helper()
-	v := NewVerifier(text)
-	verified, refused, misses := 0, 0, 0
-	for _, q := range exp.Quotes {
-		if ok, _, closest := v.Verify(q.Text); ok {
-			verified++
-		} else {
-			t.Errorf("quote does not verify:\n  quote:   %q\n  closest: %q", q.Text, closest)
-		}
-	}
-	for _, m := range exp.NearMisses {
-		if m.Text == nil {
-			continue
-		}
-		misses++
-		if ok, at, _ := v.Verify(*m.Text); ok {
-			t.Errorf("near-miss (%s) verifies at %d but must not: %q", m.Kind, at, *m.Text)
-		} else {
-			refused++
-		}
-	}
-	t.Logf("%s: %d chars of text; quotes verified %d/%d; near-misses refused %d/%d",
-		name, len(text), verified, len(exp.Quotes), refused, misses)
 }

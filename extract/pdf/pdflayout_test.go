@@ -1,9 +1,11 @@
-package extract
+package pdf
 
 import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract"
 )
 
 // The fixture PDF (built by fixture/internal/mkpdf, see fixture/columns_test.go) has a
@@ -21,11 +23,11 @@ func TestPDFKernedColumnsReadAsPdftotext(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := PDFText(body, 0)
+	got, err := Text(body, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := Normalize(string(golden)); got != want {
+	if want := extract.Normalize(string(golden)); got != want {
 		t.Errorf("text differs from pdftotext's reading\n got: %s\nwant: %s", got, want)
 	}
 	for _, bad := range []string{"\ufb01", "\ufb02", "\ufffd", "\x03", "T e", "opp- lysninger"} {
