@@ -44,7 +44,7 @@ build: $(BIN) ## build public/ from the evidence already in batches/ (no network
 	$(BIN) build -sites $(SITES) -batches $(BATCHES) -out $(OUT)
 
 bench: $(BIN) ## the user's commands, timed, on 2,000 loopback sites of real pages (../shared/realweb): crawl vs its floor (default flags), cold build vs Hugo writing the same site and vs the I/O floor, peak RSS, public/ per site, 8 earlier batches vs the newest alone; the load beside them
-	CRAWLSIGNALS_BIN=$(abspath $(BIN)) $(GO) test -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -timeout 120m .
+	CRAWLSIGNALS_BIN=$(abspath $(BIN)) $(GO) test -run '^$$' -bench '^BenchmarkScale$$' -benchtime 1x -timeout 120m ./bench/
 
 bench-go: ## run every Go benchmark of every package and print their numbers
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -26,7 +27,7 @@ func (c *Crawler) record(batch, kind string, started time.Time, selected []*site
 	for _, s := range selected {
 		for _, h := range s.Hosts {
 			to, ok := c.cfg.Resolve[h]
-			loopback = loopback && ok && LoopbackTarget(to)
+			loopback = loopback && ok && guard.LoopbackTarget(to)
 		}
 	}
 	maxAddr := c.list.Global.MaxAddresses

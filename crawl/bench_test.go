@@ -15,6 +15,7 @@ import (
 	"testing/fstest"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -146,7 +147,7 @@ func benchCrawl(b *testing.B, hosts int) {
 		}
 		c, err := New(Config{
 			Batches: benchDir(b), MinDelay: benchFloor, Resolve: resolve, Workers: benchWorkers,
-			Client: NewClient(ClientOptions{Resolve: resolve}),
+			Client: guard.NewClient(guard.Options{Resolve: resolve}),
 		}, list, nil)
 		if err != nil {
 			b.Fatal(err)
@@ -257,7 +258,7 @@ func BenchmarkCrawlBombAndEndless(b *testing.B) {
 			}
 		}
 		// One request at a time: the peak is what one capped body costs.
-		c, err := New(Config{Batches: benchDir(b), MinDelay: benchFloor, Resolve: resolve, Workers: 1, Client: NewClient(ClientOptions{Resolve: resolve})}, &plain, nil)
+		c, err := New(Config{Batches: benchDir(b), MinDelay: benchFloor, Resolve: resolve, Workers: 1, Client: guard.NewClient(guard.Options{Resolve: resolve})}, &plain, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -23,11 +23,12 @@
 //     retried once when the wait is at most 5 min, 60 s when no
 //     Retry-After is given; a longer wait stops the host for the run. Not
 //     retried for robots.txt, which is then robots-unavailable.
-//   - The guarded client (client.go, floor.go, conn.go): policy timeouts, a
-//     transfer floor (1 KiB per 5 s window, so a trickle holds a host for
-//     5 s, not 60), HTTP/1.1 with one kept connection per host, heads of at
-//     most 1 MiB, no cookies, no proxy, no automatic redirects or
-//     decompression, and every resolved address checked at dial time.
+//   - The guarded client (package crawl/guard, the only client New
+//     takes): policy timeouts, a transfer floor (1 KiB per 5 s window, so a
+//     trickle holds a host for 5 s, not 60), HTTP/1.1 with one kept
+//     connection per host, heads of at most 1 MiB, no cookies, no proxy, no
+//     automatic redirects or decompression, no request sent again by the
+//     transport, and every resolved address checked at dial time.
 //   - Content-Type decides before the body is read; bodies are read to the
 //     10 MB cap and a byte more, never further, and decoded to the cap.
 //   - Bot challenges (challenge.go): strong markers only, whatever the
@@ -49,6 +50,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/policy"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -90,8 +92,10 @@ type Config struct {
 	// its idle connection (see IdleConnsFor); its evidence file is open
 	// only while written.
 	MaxOpenSites int
-	Client       *http.Client
-	Logger       *slog.Logger
+	// Client is the guarded client (guard.NewClient), and no other: New
+	// refuses any other (see guard.Check).
+	Client *http.Client
+	Logger *slog.Logger
 	// Progress receives one line per site as it finishes; nil: none. A
 	// site cut short by an interrupt gets no line (the error Run returns,
 	// an *Interrupted, counts them).
@@ -148,8 +152,8 @@ type Crawler struct {
 
 // New checks the configuration against the politeness promises and returns a crawler.
 func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
-	if cfg.Client == nil {
-		return nil, errors.New("crawl: no HTTP client")
+	if err := guard.Check(cfg.Client); err != nil {
+		return nil, fmt.Errorf("crawl: %w", err)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -182,7 +186,7 @@ func New(cfg Config, list *sites.List, only []string) (*Crawler, error) {
 		for _, s := range selected {
 			for _, h := range s.Hosts {
 				to, ok := cfg.Resolve[h]
-				if !ok || !LoopbackTarget(to) {
+				if !ok || !guard.LoopbackTarget(to) {
 					return nil, fmt.Errorf("-min-delay %s is below the %s floor, which may be lowered only when every host is mapped to loopback with -resolve; %s is not (mapped to %q)", cfg.MinDelay, MinDelayFloor, h, to)
 				}
 			}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
 	"github.com/crawlsignals/crawlsignals/policy"
@@ -83,7 +84,7 @@ func (r *siteRun) ask(ctx context.Context, a *evidence.Address, rawURL, host str
 		} else {
 			ans, err = r.send(ctx, a, rawURL, host, always)
 		}
-		if err != nil && errors.Is(err, errStale) && !resent {
+		if err != nil && errors.Is(err, guard.ErrStale) && !resent {
 			// A kept connection closed under the request: the server may
 			// have read it, so it was counted and recorded as sent. It goes
 			// once more, on a new connection, when the host's clock allows

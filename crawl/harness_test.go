@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -71,11 +72,16 @@ type crawlRun struct {
 // guarded client with the policy timeouts, minus the sockets.
 func crawlMemory(t *testing.T, srv *fixture.Server, list *sites.List, only []string, cfg Config) *crawlRun {
 	t.Helper()
-	cfg.Client = NewClient(ClientOptions{Transport: srv.Transport()})
+	cfg.Client = guard.NewClient(guard.Options{Transport: srv.Transport()})
 	return crawlWith(t, srv, list, only, cfg)
 }
 
 func crawlWith(t *testing.T, srv *fixture.Server, list *sites.List, only []string, cfg Config) *crawlRun {
+	t.Helper()
+	return runCrawler(t, srv, newCrawler(t, list, only, cfg), only)
+}
+
+func newCrawler(t *testing.T, list *sites.List, only []string, cfg Config) *Crawler {
 	t.Helper()
 	if cfg.Batches == "" {
 		cfg.Batches = t.TempDir()
@@ -84,6 +90,13 @@ func crawlWith(t *testing.T, srv *fixture.Server, list *sites.List, only []strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// runCrawler runs c's batch and reads back what the server and the
+// evidence saw.
+func runCrawler(t *testing.T, srv *fixture.Server, c *Crawler, only []string) *crawlRun {
+	t.Helper()
 	r := &crawlRun{mans: map[string]evidence.Manifest{}}
 	r.sum, r.err = c.Run(t.Context(), only)
 	if r.sum == nil {

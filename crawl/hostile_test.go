@@ -14,6 +14,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/policy"
@@ -441,8 +442,8 @@ func TestHangingHostStops(t *testing.T) {
 		wantPaths(t, r, "hang.test", "/robots.txt", "/", pathsOf(asked[:1])[0])
 		checkSerial(t, "hang.test", r.requests("hang.test"), MinDelayFloor)
 		for _, q := range r.requests("hang.test")[1:] {
-			if d := q.End.Sub(q.Start); d != HeaderTimeout || q.Status != 0 {
-				t.Errorf("%s: held %s, status %d; want given up after exactly %s", q.Path, d, q.Status, HeaderTimeout)
+			if d := q.End.Sub(q.Start); d != guard.HeaderTimeout || q.Status != 0 {
+				t.Errorf("%s: held %s, status %d; want given up after exactly %s", q.Path, d, q.Status, guard.HeaderTimeout)
 			}
 		}
 		r.wantGap(t, "hang.test", "https://hang.test/", evidence.ReasonNoAnswer, "no response headers")

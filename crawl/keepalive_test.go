@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 )
 
@@ -61,7 +62,7 @@ func TestConnectionKeptBetweenRequests(t *testing.T) {
 			resolve := map[string]string{"vert.test": srv.Listener.Addr().String()}
 			list := listFrom(t, "[[site]]\nname = \"Vert\"\nurl = \"http://vert.test/\"\nhosts = [\"vert.test\"]\ncategory = \"reference\"\n")
 			cr, err := New(Config{Batches: t.TempDir(), MinDelay: 100 * time.Millisecond, Resolve: resolve, Workers: 2,
-				Client: NewClient(ClientOptions{Resolve: resolve, MaxIdleConns: 4})}, list, nil)
+				Client: guard.NewClient(guard.Options{Resolve: resolve, MaxIdleConns: 4})}, list, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

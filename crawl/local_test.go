@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"testing/synctest"
+
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 )
 
 // exhausted fails the requests whose numbers (from 1) fail names, or every
@@ -40,7 +42,7 @@ func TestLocalFailureIsRetriedNotAGap(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newWeb(t, nil)
 		tr := &exhausted{next: srv.Transport(), fail: map[int]bool{1: true, 3: true, 4: true}}
-		r := crawlWith(t, srv, demoList(t), []string{"kommune.test"}, Config{Client: NewClient(ClientOptions{Transport: tr})})
+		r := crawlWith(t, srv, demoList(t), []string{"kommune.test"}, Config{Client: guard.NewClient(guard.Options{Transport: tr})})
 		if r.err != nil {
 			t.Fatalf("crawl failed: %v", r.err)
 		}
@@ -70,7 +72,7 @@ func TestLocalFailureThatPersistsFailsTheSite(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := newWeb(t, nil)
 		tr := &exhausted{next: srv.Transport()}
-		r := crawlWith(t, srv, demoList(t), []string{"kommune.test"}, Config{Client: NewClient(ClientOptions{Transport: tr})})
+		r := crawlWith(t, srv, demoList(t), []string{"kommune.test"}, Config{Client: guard.NewClient(guard.Options{Transport: tr})})
 		if r.err == nil || !errors.Is(r.err, errLocal) {
 			t.Fatalf("run error %v, want the local failure", r.err)
 		}

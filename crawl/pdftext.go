@@ -8,7 +8,7 @@ import (
 )
 
 // A PDF's text, for the saved texts, is taken while the site goes on. A
-// PDF is read by a child process of the pool (extract.PDFPool), which
+// PDF is read by a child process of the pool (pdf.Pool), which
 // runs only as many children as there are processors, so a PDF may wait
 // for one, and a hostile PDF may take the child's whole time limit
 // (30 s): a site that waited for the text sent its next request that

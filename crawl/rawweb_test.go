@@ -25,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 )
 
@@ -100,7 +101,7 @@ type rawServer struct {
 	roots  *x509.CertPool
 	script rawScript
 	// timeouts replace shortTimeouts for the crawls of this server.
-	timeouts Timeouts
+	timeouts guard.Timeouts
 
 	mu    sync.Mutex
 	log   []*rawRequest
@@ -269,10 +270,10 @@ func rawCrawler(t *testing.T, srv *rawServer, cfg Config) (*Crawler, Config) {
 	list := listFrom(t, "[[site]]\nname = \"Rå\"\nurl = \""+srv.scheme+"://"+rawHost+"/\"\nhosts = [\""+rawHost+"\"]\n")
 	resolve := map[string]string{rawHost: srv.ln.Addr().String()}
 	timeouts := shortTimeouts
-	if srv.timeouts != (Timeouts{}) {
+	if srv.timeouts != (guard.Timeouts{}) {
 		timeouts = srv.timeouts
 	}
-	cfg.Client = NewClient(ClientOptions{Resolve: resolve, RootCAs: srv.roots, Timeouts: timeouts})
+	cfg.Client = guard.NewClient(guard.Options{Resolve: resolve, RootCAs: srv.roots, Timeouts: timeouts})
 	cfg.Resolve = resolve
 	if cfg.MinDelay == 0 {
 		cfg.MinDelay = rawFloor
@@ -565,7 +566,7 @@ func TestRawInformationalFloodAnd304(t *testing.T) {
 			switch q.Path {
 			case "/vilkar":
 				hint := strings.Repeat("HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n", 1000)
-				for range 2 * maxHeadBytes / len(hint) {
+				for range 2 * guard.MaxHeadBytes / len(hint) {
 					if _, err := io.WriteString(c, hint); err != nil {
 						break
 					}
@@ -611,7 +612,7 @@ func TestRawResumeKeepsStoredFailures(t *testing.T) {
 			c.answer(q, rawAnswer(q.Path))
 			return true
 		})
-		srv.timeouts = Timeouts{Header: 300 * time.Millisecond, Request: 5 * time.Second, Window: time.Second, MinBytes: 64}
+		srv.timeouts = guard.Timeouts{Header: 300 * time.Millisecond, Request: 5 * time.Second, Window: time.Second, MinBytes: 64}
 		cfg := Config{Batches: t.TempDir(), Batch: "20261201T060000Z"}
 		c, _ := rawCrawler(t, srv, cfg)
 		ctx, kill := context.WithCancel(t.Context())
@@ -751,7 +752,7 @@ func TestRawHeadDrip(t *testing.T) {
 			}
 			return false
 		})
-		srv.timeouts = Timeouts{Header: 700 * time.Millisecond, Request: 5 * time.Second, Window: time.Second, MinBytes: 64}
+		srv.timeouts = guard.Timeouts{Header: 700 * time.Millisecond, Request: 5 * time.Second, Window: time.Second, MinBytes: 64}
 		r := crawlRaw(t, srv, Config{})
 		if a := r.address(t, scheme, "/vilkar"); a.Reason != evidence.ReasonNoAnswer || !strings.Contains(a.Detail, "headers") {
 			t.Errorf("/vilkar: %s %s %q, want no-answer: no headers in time", a.Outcome, a.Reason, a.Detail)

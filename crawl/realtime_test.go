@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -21,7 +22,7 @@ import (
 // where sockets matter (hangs, resets, trickles, TLS and plain HTTP on one
 // port) and to check once more, against the clock, what hostile_test.go
 // checks in virtual time. Timeouts are lowered for them through
-// ClientOptions.Timeouts, which applies only to hosts mapped to loopback.
+// guard.Options.Timeouts, which applies only to hosts mapped to loopback.
 
 const rtDelay = 100 * time.Millisecond // the floor on loopback in these tests
 
@@ -33,12 +34,12 @@ const rtDelay = 100 * time.Millisecond // the floor on loopback in these tests
 // whole-request limit, is the outer bound that tells "given up by the
 // header timeout or the transfer floor" from "given up by the request
 // limit". Their sum with the floor is a few seconds a host.
-var shortTimeouts = Timeouts{Header: 3 * time.Second, Request: 10 * time.Second, Window: time.Second, MinBytes: 64}
+var shortTimeouts = guard.Timeouts{Header: 3 * time.Second, Request: 10 * time.Second, Window: time.Second, MinBytes: 64}
 
 // crawlLoopback serves srv over TLS (and plain HTTP on the same port), maps
 // every host of the selected sites to it and crawls them with the real
 // guarded client.
-func crawlLoopback(t *testing.T, srv *fixture.Server, list *sites.List, only []string, opts ClientOptions, cfg Config) (*crawlRun, *bodyCounter) {
+func crawlLoopback(t *testing.T, srv *fixture.Server, list *sites.List, only []string, opts guard.Options, cfg Config) (*crawlRun, *bodyCounter) {
 	t.Helper()
 	addr, roots, err := srv.StartTLS()
 	if err != nil {
@@ -56,14 +57,17 @@ func crawlLoopback(t *testing.T, srv *fixture.Server, list *sites.List, only []s
 		}
 	}
 	opts.Resolve, opts.RootCAs = resolve, roots
-	client := NewClient(opts)
-	counter := &bodyCounter{rt: client.Transport, read: map[string]int64{}}
-	client.Transport = counter
+	client := guard.NewClient(opts)
 	cfg.Client, cfg.Resolve = client, resolve
 	if cfg.MinDelay == 0 {
 		cfg.MinDelay = rtDelay
 	}
-	return crawlWith(t, srv, list, only, cfg), counter
+	c := newCrawler(t, list, only, cfg)
+	// Counted around the guard once New has taken the client for the
+	// guard's (it refuses a client whose transport is another).
+	counter := &bodyCounter{rt: client.Transport, read: map[string]int64{}}
+	client.Transport = counter
+	return runCrawler(t, srv, c, only), counter
 }
 
 // bodyCounter counts, per URL, the body bytes the crawler read.
@@ -114,7 +118,7 @@ func find(qs []fixture.Request, path string) []fixture.Request {
 // Retry-After in real time: 3 s after the 429, and not before the 503's date.
 func TestRealTimeRetryAfter(t *testing.T) {
 	t.Parallel()
-	r, _ := crawlLoopback(t, newWeb(t, nil), hostileList(t), []string{"wait429.test", "date503.test"}, ClientOptions{}, Config{})
+	r, _ := crawlLoopback(t, newWeb(t, nil), hostileList(t), []string{"wait429.test", "date503.test"}, guard.Options{}, Config{})
 	w := find(r.requests("wait429.test"), "/vilkar")
 	if len(w) != 2 || w[0].Status != 429 || w[1].Status != 200 {
 		t.Fatalf("wait429.test/vilkar: %+v", w)
@@ -142,7 +146,7 @@ func TestRealTimeRetryAfter(t *testing.T) {
 // A fractional Crawl-delay of the * group, in real time.
 func TestRealTimeCrawlDelay(t *testing.T) {
 	t.Parallel()
-	r, _ := crawlLoopback(t, newWeb(t, delayWeb("0.3")), listFrom(t, tregSite), nil, ClientOptions{}, Config{})
+	r, _ := crawlLoopback(t, newWeb(t, delayWeb("0.3")), listFrom(t, tregSite), nil, guard.Options{}, Config{})
 	qs := r.requests("treg.test")
 	if len(qs) != 8 {
 		t.Fatalf("requests %q", r.paths("treg.test"))
@@ -159,7 +163,7 @@ func TestRealTimeCrawlDelay(t *testing.T) {
 func TestRealTimeHostileSockets(t *testing.T) {
 	t.Parallel()
 	hosts := []string{"hang.test", "reset.test", "trickle.test", "endless.test", "bomb.test", "big.test", "media.test"}
-	r, count := crawlLoopback(t, newWeb(t, nil), hostileList(t), hosts, ClientOptions{Timeouts: shortTimeouts}, Config{})
+	r, count := crawlLoopback(t, newWeb(t, nil), hostileList(t), hosts, guard.Options{Timeouts: shortTimeouts}, Config{})
 	for _, h := range hosts {
 		checkSerialRT(t, r, h, rtDelay)
 		if q := r.requests(h); len(q) == 0 || q[0].Path != "/robots.txt" {
@@ -288,7 +292,7 @@ func checkSerialRT(t *testing.T, r *crawlRun, host string, floor time.Duration) 
 // on one host is an ordinary hop, on that host's clock.
 func TestRealTimeNeverAnotherWay(t *testing.T) {
 	t.Parallel()
-	r, _ := crawlLoopback(t, newWeb(t, nil), hostileList(t), []string{"avvist.test", "chain.test"}, ClientOptions{Timeouts: shortTimeouts}, Config{})
+	r, _ := crawlLoopback(t, newWeb(t, nil), hostileList(t), []string{"avvist.test", "chain.test"}, guard.Options{Timeouts: shortTimeouts}, Config{})
 	want := append([]string{"/robots.txt", "/", "/vilkar", "/personvern", "/lisens"}, pathsOf(wellKnownAsked("avvist.test"))...)
 	got := r.paths("avvist.test")
 	if !slices.Equal(got, want) {
@@ -365,7 +369,7 @@ func TestPrivateAddressRefusedAtDial(t *testing.T) {
 			parsed = append(parsed, netip.MustParseAddr(s))
 		}
 		res := &fakeResolver{addrs: map[string][]netip.Addr{"private.test": parsed}}
-		r := crawlWith(t, srv, list, nil, Config{Client: NewClient(ClientOptions{Resolver: res})})
+		r := crawlWith(t, srv, list, nil, Config{Client: guard.NewClient(guard.Options{Resolver: res})})
 		if len(r.log) != 0 {
 			t.Errorf("%v: the server saw %+v", ips, r.log)
 		}

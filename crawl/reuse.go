@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 )
 
@@ -233,7 +234,7 @@ func (r *siteRun) reuse(a *evidence.Address, rawURL, host string, x evidence.Sto
 // error, and returns that error as the network gave it, so the run counts
 // it as the interrupted run did: a host that had stopped answering stops
 // again, and nothing is asked twice. A kept connection closed under the
-// request (errStale) is returned as such, so the request's second sending,
+// request (guard.ErrStale) is returned as such, so the request's second sending,
 // stored after it, is reused too.
 func (r *siteRun) reuseFailure(a *evidence.Address, req *http.Request, x evidence.StoredExchange) error {
 	raw := evidence.RawExchange{Time: x.Time, Request: req, IP: x.IP, Err: x.Err,
@@ -245,8 +246,8 @@ func (r *siteRun) reuseFailure(a *evidence.Address, req *http.Request, x evidenc
 		return err
 	}
 	r.reused++
-	if strings.Contains(x.Err, errStale.Error()) {
-		return fmt.Errorf("%s: %w (stored: %s)", x.URL, errStale, x.Err)
+	if strings.Contains(x.Err, guard.ErrStale.Error()) {
+		return fmt.Errorf("%s: %w (stored: %s)", x.URL, guard.ErrStale, x.Err)
 	}
 	return fmt.Errorf("%s: %s (stored from the interrupted run)", x.URL, x.Err)
 }

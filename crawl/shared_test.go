@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -165,7 +166,7 @@ func TestSharedHostInterruptedAndResumed(t *testing.T) {
 				}
 			}
 		}()
-		c, err := New(Config{Batches: dir, Batch: batch, Client: NewClient(ClientOptions{Transport: srv.Transport()})}, list, nil)
+		c, err := New(Config{Batches: dir, Batch: batch, Client: guard.NewClient(guard.Options{Transport: srv.Transport()})}, list, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,7 +180,7 @@ func TestSharedHostInterruptedAndResumed(t *testing.T) {
 			}
 		}
 
-		r := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Resume: true, Client: NewClient(ClientOptions{Transport: srv.Transport()})})
+		r := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Resume: true, Client: guard.NewClient(guard.Options{Transport: srv.Transport()})})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -197,7 +198,7 @@ func TestSharedHostResumedNextToACompleteSite(t *testing.T) {
 		list := listFrom(t, groupList)
 		dir := t.TempDir()
 		const batch = "20261201T060000Z"
-		whole := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Client: NewClient(ClientOptions{Transport: srv.Transport()})})
+		whole := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Client: guard.NewClient(guard.Options{Transport: srv.Transport()})})
 		if whole.err != nil {
 			t.Fatal(whole.err)
 		}
@@ -217,7 +218,7 @@ func TestSharedHostResumedNextToACompleteSite(t *testing.T) {
 		}
 		first := srv.SettledLog(0)
 
-		r := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Resume: true, Client: NewClient(ClientOptions{Transport: srv.Transport()})})
+		r := crawlWith(t, srv, list, nil, Config{Batches: dir, Batch: batch, Resume: true, Client: guard.NewClient(guard.Options{Transport: srv.Transport()})})
 		if r.err != nil {
 			t.Fatal(r.err)
 		}
@@ -345,7 +346,7 @@ func TestSharedHostRealTime(t *testing.T) {
 	}
 	// Real time: without Sørbladet's Crawl-delay of 30 s.
 	web["sor.test/robots.txt"] = &fstest.MapFile{Data: []byte("User-agent: *\nAllow: /\n")}
-	r, _ := crawlLoopback(t, newWeb(t, web), listFrom(t, groupList), nil, ClientOptions{}, Config{})
+	r, _ := crawlLoopback(t, newWeb(t, web), listFrom(t, groupList), nil, guard.Options{}, Config{})
 	if r.err != nil {
 		t.Fatal(r.err)
 	}

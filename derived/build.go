@@ -26,8 +26,8 @@ type Options struct {
 	// files are read and kept only when Code names it (codeName).
 	PDF func(body []byte) (string, error)
 	// PDFChild is the command line of a child process that reads one PDF
-	// (the binary itself and its hidden command; extract.PDFIsolated),
-	// under extract.DefaultPDFLimits. Nil reads in process, for tests.
+	// (the binary itself and its hidden command; pdf.Isolated),
+	// under pdf.DefaultLimits. Nil reads in process, for tests.
 	PDFChild []string
 	// Workers is how many sites are derived at once; GOMAXPROCS when 0.
 	// The findings are the same whatever the number.

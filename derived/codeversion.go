@@ -16,6 +16,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/policy"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -65,6 +66,7 @@ func derivingPackages() []sourcePackage {
 	return []sourcePackage{
 		{modulePath + "/evidence", evidence.Source},
 		{modulePath + "/extract", extract.Source},
+		{modulePath + "/extract/pdf", pdf.Source},
 		{modulePath + "/policy", policy.Source},
 		{modulePath + "/robots", robots.Source},
 		{modulePath + "/signals", signals.Source},

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // largestRealwebHTML returns the biggest HTML file under ../shared/realweb,
@@ -45,20 +47,10 @@ func generatedPage(n int) []byte {
 	rng := rand.New(rand.NewSource(1))
 	for i := 0; sb.Len() < n-2000; i++ {
 		fmt.Fprintf(&sb, `<section><h2>Del %d</h2><p>%s <b>%s</b> <a href="/side/%d">%s</a>.</p><ul><li>%s</li><li>%s</li></ul></section>`,
-			i, words(rng, 40), words(rng, 3), i, words(rng, 2), words(rng, 8), words(rng, 8))
+			i, readtest.Words(rng, 40), readtest.Words(rng, 3), i, readtest.Words(rng, 2), readtest.Words(rng, 8), readtest.Words(rng, 8))
 	}
 	sb.WriteString(`</main><footer><a href="/personvern">Personvern</a> <a href="/vilkar">Vilkår</a> <a href="/api">API</a></footer></body></html>`)
 	return []byte(sb.String())
-}
-
-var vocabulary = strings.Fields("data kan brukes fritt under lisens vilkår personvern the terms of use apply to all content and services we may change these conditions at any time åpne API tjenesten følger reglene")
-
-func words(rng *rand.Rand, n int) string {
-	w := make([]string, n)
-	for i := range w {
-		w[i] = vocabulary[rng.Intn(len(vocabulary))]
-	}
-	return strings.Join(w, " ")
 }
 
 func BenchmarkHTML(b *testing.B) {
@@ -74,33 +66,6 @@ func BenchmarkHTML(b *testing.B) {
 	}
 }
 
-func BenchmarkPDFText(b *testing.B) {
-	name := "generated"
-	body, err := os.ReadFile(filepath.Join(realwebDir, "docs", "fruitz-terms-of-service.pdf"))
-	if err != nil {
-		var pages [][]byte
-		rng := rand.New(rand.NewSource(2))
-		for range 20 {
-			var s strings.Builder
-			for line := range 50 {
-				fmt.Fprintf(&s, "BT /F1 10 Tf 72 %d Td (%s) Tj ET\n", 750-line*14, words(rng, 10))
-			}
-			pages = append(pages, []byte(s.String()))
-		}
-		body = buildPDF(pages...)
-	} else {
-		name = "fruitz-terms-of-service.pdf"
-	}
-	b.Logf("pdf: %s, %d bytes", name, len(body))
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := PDFText(body, 0); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
 // verifyCorpus returns about 1 MB of text and quotes taken from it at
 // spread-out places (so each must be searched for), and near-misses of
 // them (one word changed).
@@ -108,7 +73,7 @@ func verifyCorpus() (text string, quotes, misses []string) {
 	rng := rand.New(rand.NewSource(3))
 	var sb strings.Builder
 	for sb.Len() < 1<<20 {
-		sb.WriteString(words(rng, 12))
+		sb.WriteString(readtest.Words(rng, 12))
 		sb.WriteString(".\u00a0")
 	}
 	text = sb.String()
@@ -165,32 +130,4 @@ func BenchmarkVerifyMiss(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "quotes/s")
-}
-
-// BenchmarkPDFRealweb reads every real PDF of ../shared/realweb/pdf once
-// per iteration (skips where the folder is absent).
-func BenchmarkPDFRealweb(b *testing.B) {
-	files, _ := filepath.Glob(filepath.Join(realwebDir, "pdf", "*.pdf"))
-	if len(files) == 0 {
-		b.Skip("real PDFs not available (../shared/realweb/pdf)")
-	}
-	var bodies [][]byte
-	var total int64
-	for _, f := range files {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bodies = append(bodies, body)
-		total += int64(len(body))
-	}
-	b.SetBytes(total)
-	b.ReportAllocs()
-	for b.Loop() {
-		for _, body := range bodies {
-			if _, err := PDFText(body, 0); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
 }

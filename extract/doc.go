@@ -1,10 +1,12 @@
 // Package extract turns the bytes of a fetched answer into what we read from
 // it: visible text, links, the footer and its links, language alternates,
-// PDF text; it also holds the reading words (design §2.1) and the quote
+// plain text; it also holds the reading words (design §2.1) and the quote
 // verifier (§2.5). Everything here is a pure function of its inputs: no
 // network, no files, no clock, no global state; the same bytes always give
 // the same result. The crawler uses it to pick footer links and hops, the
-// offline builder to get text and check quotes.
+// offline builder to get text and check quotes. A PDF's text is read by
+// extract/pdf, which shares only Normalize with this package and runs
+// its reader in child processes with limits.
 //
 // Choices made where the design is silent:
 //
@@ -40,7 +42,7 @@
 //   - Word boundaries for quotes: letters, numbers and combining marks may
 //     not touch a quote's ends (a mark belongs to the letter before it).
 //   - Plain text keeps its lines (PlainText does not fold white space);
-//     HTML and PDF text is Normalize'd.
+//     HTML text is Normalize'd (extract/pdf Normalizes PDF text too).
 //   - Declarative shadow DOM: the first <template shadowrootmode="open"> or
 //     "closed" of an element that may host a shadow root is read where a
 //     browser shows it (in place of the host's children, <slot> showing
@@ -56,27 +58,4 @@
 //     are read by plain walks of the same tree: a build reads each page
 //     once, and a second parse for the meta tags alone was a fifth of a
 //     cold build's CPU on real pages.
-//   - PDF: the text layer is rebuilt from glyph positions, as a reader's
-//     eye and pdftotext do. Fonts are read by this package (ToUnicode
-//     first, then the encoding with its Differences, or the encoding built
-//     into an embedded Type 1 program, as TeX's fonts need; glyph names to
-//     text; widths of one- and two-byte codes); a glyph with no mapping is
-//     dropped, never written as U+FFFD, and ligatures become letters; a
-//     marked span with /ActualText reads as that text.
-//     Glyphs sharing a baseline make a line, read by x; a gap wider than
-//     0.15 of the font size (beyond a letter-spaced line's usual gap) is a
-//     space, so TJ kerning is not; lines are cut at wider gaps and put in
-//     reading order by cutting the page at its widest empty bands, columns
-//     first (where text runs side by side; bullets and numbers stay with
-//     their items, a column of labels stays a column). A hyphen at a line end joins a word when it is a soft hyphen,
-//     or a hyphen-minus between letters before a lower-case letter unless
-//     the document writes that word with its hyphen elsewhere (then it is
-//     a compound); PDFs rarely mark soft hyphens, and pdftotext joins the
-//     same way. The PDF library parses the file and its content streams;
-//     inputs known to make it loop forever (a cyclic page tree, a content
-//     stream ending in an unterminated hex string, a decoder returning
-//     nothing forever) are refused; other ways a hostile PDF can exhaust
-//     time or memory (deep nesting, huge object counts) remain, which is
-//     why the crawler runs PDFText in a child process with time and memory
-//     limits (PDFIsolated).
 package extract

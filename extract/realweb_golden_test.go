@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,9 +9,10 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // updateGolden rewrites testdata/realweb-pages.sha256 from the current
@@ -28,9 +28,8 @@ var goldenContentTypes = []string{"text/html", "text/html; charset=iso-8859-1", 
 
 // TestRealwebPagesUnchanged reads every real HTML page of ../shared/realweb
 // and compares a digest of everything HTML returns (text, blocks, links,
-// footer, alternates, app shell, charset), and of what PDFExtract returns
-// for every real PDF, with the digests recorded in
-// testdata, so a change made for speed cannot change a byte of what is
+// footer, alternates, app shell, charset) with the digests recorded in
+// testdata (extract/pdf does the same for every real PDF), so a change made for speed cannot change a byte of what is
 // read. The pages themselves stay outside the project; only digests are
 // kept.
 func TestRealwebPagesUnchanged(t *testing.T) {
@@ -58,57 +57,5 @@ func TestRealwebPagesUnchanged(t *testing.T) {
 			got[fmt.Sprintf("%s#%d", name, i)] = hex.EncodeToString(sum[:])
 		}
 	}
-	pdfs, _ := filepath.Glob(filepath.Join(realwebDir, "*", "*.pdf"))
-	for _, f := range pdfs {
-		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text, info, err := PDFExtract(body, 0)
-		out, jerr := json.Marshal(struct {
-			Text string
-			Info PDFInfo
-			Err  string
-		}{text, info, fmt.Sprint(err)})
-		if jerr != nil {
-			t.Fatal(jerr)
-		}
-		sum := sha256.Sum256(out)
-		got[filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f)] = hex.EncodeToString(sum[:])
-	}
-	if *updateGolden {
-		keys := make([]string, 0, len(got))
-		for k := range got {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		var b strings.Builder
-		for _, k := range keys {
-			fmt.Fprintf(&b, "%s  %s\n", got[k], k)
-		}
-		if err := os.WriteFile(goldenFile, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	fh, err := os.Open(goldenFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	want := map[string]string{}
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		if sum, key, ok := strings.Cut(sc.Text(), "  "); ok {
-			want[key] = sum
-		}
-	}
-	for k, sum := range got {
-		switch w, ok := want[k]; {
-		case !ok:
-			t.Errorf("%s: no recorded digest (a new page in ../shared/realweb? run with -update-realweb-golden on the unchanged code)", k)
-		case w != sum:
-			t.Errorf("%s: what HTML reads changed (digest %s, recorded %s)", k, sum[:12], w[:12])
-		}
-	}
+	readtest.CheckDigests(t, goldenFile, got, *updateGolden, "what HTML reads")
 }

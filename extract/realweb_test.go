@@ -5,45 +5,14 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 // realwebDir is the shared folder of real pages (see its README). It lives
 // outside the project, so tests that need it skip where it is absent.
 const realwebDir = "../../shared/realweb"
-
-func realweb(t testing.TB, sub string) string {
-	t.Helper()
-	dir := filepath.Join(realwebDir, sub)
-	if _, err := os.Stat(filepath.Join(dir, "expected.json")); err != nil {
-		t.Skipf("real pages not available (%s/expected.json: %v); these tests run only where ../shared/realweb exists", dir, err)
-	}
-	return dir
-}
-
-// expectedEntries reads dir/expected.json: each file's expectations by
-// name, and the names in order (keys starting with "_" are notes).
-func expectedEntries(t *testing.T, dir string) (map[string]json.RawMessage, []string) {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, "expected.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var all map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &all); err != nil {
-		t.Fatal(err)
-	}
-	names := make([]string, 0, len(all))
-	for name := range all {
-		if !strings.HasPrefix(name, "_") {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	return all, names
-}
 
 type expectedLink struct {
 	Text        string `json:"text"`
@@ -78,8 +47,8 @@ func canonicalURL(t *testing.T, raw string) string {
 }
 
 func TestRealwebHomeFooters(t *testing.T) {
-	dir := realweb(t, "home")
-	all, names := expectedEntries(t, dir)
+	dir := readtest.Folder(t, realwebDir, "home")
+	all, names := readtest.Entries(t, dir)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			var exp expectedHome
@@ -144,23 +113,12 @@ func TestRealwebHomeFooters(t *testing.T) {
 	}
 }
 
-type expectedDoc struct {
-	ContentType string `json:"content_type"`
-	Quotes      []struct {
-		Text string `json:"text"`
-	} `json:"quotes"`
-	NearMisses []struct {
-		Kind string  `json:"kind"`
-		Text *string `json:"text"`
-	} `json:"near_misses"`
-}
-
 func TestRealwebDocsQuotes(t *testing.T) {
-	dir := realweb(t, "docs")
-	all, names := expectedEntries(t, dir)
+	dir := readtest.Folder(t, realwebDir, "docs")
+	all, names := readtest.Entries(t, dir)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			var exp expectedDoc
+			var exp readtest.Doc
 			if err := json.Unmarshal(all[name], &exp); err != nil {
 				t.Fatal(err)
 			}
@@ -177,14 +135,11 @@ func TestRealwebDocsQuotes(t *testing.T) {
 				}
 				text = page.Text
 			case KindPDF:
-				text, err = PDFText(body, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
+				t.Skip("a PDF: extract/pdf's TestRealwebDocsQuotes checks its quotes")
 			default:
 				t.Fatalf("content type %q is not one we read", exp.ContentType)
 			}
-			checkQuotes(t, name, text, exp)
+			readtest.CheckQuotes(t, name, text, exp, NewVerifier(text).Verify)
 		})
 	}
 }

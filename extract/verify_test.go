@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/crawlsignals/crawlsignals/extract/internal/readtest"
 )
 
 func TestNormalize(t *testing.T) {
@@ -131,7 +133,7 @@ func TestClosestIsDeterministic(t *testing.T) {
 // every answer NewVerifier gives: each block verifies at the same offset,
 // and a block with a word changed fails with the same closest passage.
 func TestNormalizedVerifierAgrees(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(realweb(t, "terms"), "*.html"))
+	files, _ := filepath.Glob(filepath.Join(readtest.Folder(t, realwebDir, "terms"), "*.html"))
 	checked := 0
 	for _, f := range files {
 		body, err := os.ReadFile(f)

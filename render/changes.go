@@ -2,6 +2,7 @@ package render
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -53,6 +54,9 @@ type changedSite struct {
 	Refused, LetIn []crawlerRef
 	// The AI training verdict, when it changed.
 	AIBefore, AIAfter string
+	// Purposes are the other purposes' verdicts that changed, as the
+	// change's items say them (signals.purposeLines).
+	Purposes []purposeChange
 	// Documents are the sentence diffs of the site's documents (its terms),
 	// Robots the line diffs of its robots.txt, each cut to its first lines.
 	Documents, Robots []shortDiff
@@ -60,6 +64,10 @@ type changedSite struct {
 }
 
 type crawlerRef struct{ Token, Slug string }
+
+// purposeChange is one purpose's verdict change: "AI answers", and "No
+// objection found → Refused (Content-Signal: …)".
+type purposeChange struct{ Words, Change string }
 
 type shortDiff struct {
 	URL                    string
@@ -173,6 +181,14 @@ func changedSiteOf(s *signals.Site, c signals.Change) changedSite {
 		}
 		if before.AIUse != after.AIUse {
 			cs.AIBefore, cs.AIAfter = before.AIUse, after.AIUse
+		}
+	}
+	for _, p := range signals.Purposes[1:] { // training is the AI use line
+		prefix := signals.PurposeWords(p) + ": "
+		for _, it := range cs.Items {
+			if rest, ok := strings.CutPrefix(it, prefix); ok && strings.Contains(rest, " → ") {
+				cs.Purposes = append(cs.Purposes, purposeChange{Words: signals.PurposeWords(p), Change: rest})
+			}
 		}
 	}
 	for _, d := range c.Diffs {

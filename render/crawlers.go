@@ -33,9 +33,11 @@ func crawlerSlug(token string) string {
 	return b.String()
 }
 
-// siteRef is a site in a crawler's lists.
+// siteRef is a site in a crawler's lists; Purpose its verdict for the
+// crawler's purpose, every signal counted (nil for a crawler of none).
 type siteRef struct {
 	Host, Name string
+	Purpose    *purposeOfSite
 }
 
 // categoryShare is one category's counts for a crawler.
@@ -137,6 +139,9 @@ type crawlerView struct {
 	ByCategory    []categoryShare
 	Trend         []trendPoint
 	Chart         chart
+	// Purposes counts the sites by the crawler's verdict for its purpose,
+	// every signal counted; nil for a crawler of no purpose.
+	Purposes *purposeShare
 }
 
 // crawlerRow is one crawler in the list of crawlers.
@@ -175,14 +180,15 @@ func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, 
 	for _, s := range sorted {
 		byHost[s.Host] = s
 	}
-	refs := func(hosts []string) []siteRef {
+	refs := func(hosts []string, agent, purpose string) []siteRef {
 		var out []siteRef
 		for _, h := range hosts {
 			name := h
-			if s := byHost[h]; s != nil {
+			s := byHost[h]
+			if s != nil {
 				name = cleanText(s.Name)
 			}
-			out = append(out, siteRef{Host: h, Name: name})
+			out = append(out, siteRef{Host: h, Name: name, Purpose: sitePurpose(s, agent, purpose)})
 		}
 		return out
 	}
@@ -204,11 +210,17 @@ func crawlerList(t *signals.AgentsTable, sorted []*signals.Site) (crawlersView, 
 	}
 	return list, func(k int) crawlerView {
 		a := t.Newest(k)
+		p := signals.PurposeOf(a.Category)
+		refs := func(hosts []string) []siteRef { return refs(hosts, a.Agent, p) }
 		v := crawlerView{page: page{Title: a.Agent, Root: "../../", Section: "crawlers",
 			Description: "Which reviewed sites' robots.txt allow " + a.Agent + " (" + a.Operator + "), which disallow it, and which we could not read."},
 			Agent: a, CategoryLabel: agentCategoryLabel(a.Category), Disallowed: refs(a.Disallowed), Allowed: refs(a.Allowed), Unknown: refs(a.Unknown),
 			Total: a.Total(), Source: sourceLink(a.Source), Checked: dayDate(a.Checked), Honours: honourViews(a.Honours, a.Checked)}
 		v.ByCategory = sharesByCategory(a.AgentHosts, byHost)
+		if pv := a.PurposeVerdicts; pv != nil {
+			v.Purposes = &purposeShare{Words: signals.PurposeWords(pv.Purpose), Refused: len(pv.Refused), Partly: len(pv.PartlyRefused),
+				NoObjection: len(pv.NoObjection), Unknown: len(pv.Unknown)}
+		}
 		for _, b := range t.Trend(k) {
 			tp := trendPoint{Batch: b.Batch, Date: batchDate(b.Batch), Disallowed: b.Disallowed, Allowed: b.Allowed, Unknown: b.Unknown}
 			tp.Pct = percent(tp.Disallowed, tp.Disallowed+tp.Allowed) // of those read: an unknown is neither

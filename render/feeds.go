@@ -259,14 +259,26 @@ type sitemap struct {
 func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
+	head, crawlers := csvHead()
+	w.Write(head)
+	for _, s := range sorted {
+		w.Write(csvRecord(base, s, crawlers))
+	}
+	w.Flush()
+	return b.Bytes(), w.Error()
+}
+
+// csvHead is the directory CSV's first row, and the AI training crawlers
+// it has a column for, in order. The Hugo project of the bench writes the
+// same columns.
+func csvHead() (head, crawlers []string) {
 	// One column per AI training crawler of the agents list, as sites.json's
 	// "robots_agents": what robots.txt alone says to it (allowed, disallowed
 	// or unknown), named robots_TOKEN so that no one reads it as the AI use
 	// answer.
-	var crawlers []string
 	// Then, as sites.json: what ai_use rests on, whether terms were read,
 	// and the verdict per purpose (ai_purposes) as ai_PURPOSE.
-	head := []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use", "ai_use_rests_on", "terms_read"}
+	head = []string{"host", "url", "name", "category", "category_label", "robots_outcome", "ai_use", "ai_use_rests_on", "terms_read"}
 	for _, p := range signals.Purposes {
 		head = append(head, "ai_"+p)
 	}
@@ -277,31 +289,32 @@ func directoryCSV(base *url.URL, sorted []*signals.Site) ([]byte, error) {
 		}
 	}
 	head = append(head, "read", "documents", "not_read", "open_by_design", "look_twice", "blocked", "batch", "read_at", "last_changed", "page", "signals")
-	w.Write(head)
-	for _, s := range sorted {
-		verdicts := s.AgentVerdicts()
-		rec := []string{s.Host, s.URL, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AIUse.Verdict,
-			s.AIUse.RestsOn, strconv.FormatBool(s.AIUse.TermsRead)}
-		for _, p := range signals.Purposes {
-			rec = append(rec, s.AIUse.PurposeVerdict(p))
-		}
-		for _, c := range crawlers {
-			rec = append(rec, verdicts[c])
-		}
-		open := "" // not determined: an empty cell, as null in sites.json
-		if v := s.OpenByDesign.Verdict; v != nil {
-			open = strconv.FormatBool(*v)
-		}
-		rec = append(rec, strconv.Itoa(len(s.Read)), strconv.Itoa(s.Documents()), strconv.Itoa(len(s.NotRead)), open,
-			strconv.Itoa(len(s.Contradictions)), strconv.FormatBool(s.Blocked), s.Batch, deref(s.ReadAt), deref(s.LastChanged()),
-			abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json"))
-		for i := range rec {
-			rec[i] = csvCell(rec[i])
-		}
-		w.Write(rec)
+	return head, crawlers
+}
+
+// csvRecord is one site's row of the directory CSV, each cell kept from
+// being read as a formula.
+func csvRecord(base *url.URL, s *signals.Site, crawlers []string) []string {
+	verdicts := s.AgentVerdicts()
+	rec := []string{s.Host, s.URL, cleanText(s.Name), s.Category, sites.CategoryLabel(s.Category), s.Robots.Outcome, s.AIUse.Verdict,
+		s.AIUse.RestsOn, strconv.FormatBool(s.AIUse.TermsRead)}
+	for _, p := range signals.Purposes {
+		rec = append(rec, s.AIUse.PurposeVerdict(p))
 	}
-	w.Flush()
-	return b.Bytes(), w.Error()
+	for _, c := range crawlers {
+		rec = append(rec, verdicts[c])
+	}
+	open := "" // not determined: an empty cell, as null in sites.json
+	if v := s.OpenByDesign.Verdict; v != nil {
+		open = strconv.FormatBool(*v)
+	}
+	rec = append(rec, strconv.Itoa(len(s.Read)), strconv.Itoa(s.Documents()), strconv.Itoa(len(s.NotRead)), open,
+		strconv.Itoa(len(s.Contradictions)), strconv.FormatBool(s.Blocked), s.Batch, deref(s.ReadAt), deref(s.LastChanged()),
+		abs(base, "sites/"+s.Host+"/"), abs(base, "sites/"+s.Host+"/signals.json"))
+	for i := range rec {
+		rec[i] = csvCell(rec[i])
+	}
+	return rec
 }
 
 // csvCell keeps a spreadsheet from reading a cell as a formula: a cell that

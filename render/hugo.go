@@ -3,6 +3,7 @@ package render
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -69,8 +70,10 @@ term = ["HTML"]
   </entry>
 </feed>
 `,
-		"layouts/index.dircsv.csv": `host,name,category,robots_outcome,ai_training,read,not_read,open_by_design,read_at
-{{ range (where .Site.RegularPages "Section" "sites").ByTitle }}{{ .Params.host }},"{{ .Title }}",{{ .Params.categorylabel }},{{ .Params.robots }},{{ .Params.ai }},{{ .Params.read }},{{ .Params.gaps }},{{ .Params.open }},{{ .Params.readat }}
+		// The directory CSV has our columns (csvHead), each site's cells
+		// given computed in its front matter, as every other fact is.
+		"layouts/index.dircsv.csv": hugoCSVHead() + `
+{{ range (where .Site.RegularPages "Section" "sites").ByTitle }}{{ delimit .Params.csvrow "," }}
 {{ end }}`,
 		"layouts/index.feed.xml": `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom">
@@ -256,6 +259,15 @@ func hugoMarkdown(s *signals.Site) string {
 		hasGaps = "yes"
 	}
 	fmt.Fprintf(&b, "openword = %s\nhasgaps = %s\n", q(s.OpenByDesign.Code()), q(hasGaps))
+	_, crawlers := csvHead()
+	b.WriteString("csvrow = [")
+	for i, cell := range csvRecord(hugoBase, s, crawlers) {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(q(csvField(cell)))
+	}
+	b.WriteString("]\n")
 	verdicts := s.AgentVerdicts()
 	for _, c := range compareCrawlers {
 		fmt.Fprintf(&b, "[[compare]]\nagent = %s\nverdict = %s\n", q(c), q(verdicts[c]))
@@ -286,4 +298,28 @@ func hugoMarkdown(s *signals.Site) string {
 	}
 	b.WriteString("\n## Is this your site?\n\nRequest a re-check by email.\n")
 	return b.String()
+}
+
+// hugoBase is the Hugo project's baseURL, which the CSV's page and signals
+// columns are made from.
+var hugoBase = &url.URL{Scheme: "https", Host: "crawlsignals.com", Path: "/"}
+
+// hugoCSVHead is the directory CSV's first row as a line.
+func hugoCSVHead() string {
+	head, _ := csvHead()
+	cells := make([]string, len(head))
+	for i, h := range head {
+		cells[i] = csvField(h)
+	}
+	return strings.Join(cells, ",")
+}
+
+// csvField is one cell as encoding/csv writes it: quoted, its quotes
+// doubled, when it holds a comma, a quote or a line break or begins with
+// a space.
+func csvField(cell string) string {
+	if cell == "" || !(strings.ContainsAny(cell, ",\"\r\n") || cell[0] == ' ' || cell[0] == '\t') {
+		return cell
+	}
+	return `"` + strings.ReplaceAll(cell, `"`, `""`) + `"`
 }

@@ -1,9 +1,12 @@
 package render
 
 import (
+	"bytes"
+	"encoding/csv"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -39,5 +42,36 @@ func TestHugoProjectBuilds(t *testing.T) {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("%s lacks %s", f, want)
 		}
+	}
+	// The directory CSV: our columns, and for each site our row.
+	ours, err := directoryCSV(hugoBase, directorySites())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "public", "sites.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := csv.NewReader(bytes.NewReader(ours)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatalf("Hugo's sites.csv: %v\n%s", err, data)
+	}
+	if len(got) == 0 || !slices.Equal(got[0], want[0]) {
+		t.Fatalf("Hugo's CSV columns differ from ours:\n got %q\nwant %q", got[0], want[0])
+	}
+	rows := func(rs [][]string) []string {
+		var out []string
+		for _, r := range rs[1:] {
+			out = append(out, strings.Join(r, "\x00"))
+		}
+		slices.Sort(out) // Hugo lists by title, we in the directory's order
+		return out
+	}
+	if g, w := rows(got), rows(want); !slices.Equal(g, w) {
+		t.Errorf("Hugo's CSV rows differ from ours:\n got %q\nwant %q", g, w)
 	}
 }

@@ -166,6 +166,30 @@ type quoteView struct {
 	// Listed is set for a list item shown under its lead-in, which the
 	// quote then leaves out.
 	Listed bool
+	// NotRead is set for a curated quote whose page this batch did not
+	// read: why not, as the gap says it. Such a quote has no date it was
+	// checked on, and the page must not invent one.
+	NotRead string
+}
+
+// unreadQuote says, of a curated quote that was not checked because its
+// page was not read, why the page was not read: the gap's meaning and
+// detail, or, when no gap names the page (it was never planned), that.
+func unreadQuote(qv *quoteView, gaps []gapView) {
+	if qv.ReadAt != nil {
+		return
+	}
+	qv.NotRead = "no link this batch followed led to it"
+	for _, g := range gaps {
+		if g.URL != qv.URL {
+			continue
+		}
+		qv.NotRead = strings.TrimSuffix(firstOf(g.Meaning, g.Reason), ".")
+		if g.Detail != "" {
+			qv.NotRead += "; " + g.Detail
+		}
+		break
+	}
 }
 
 // quoteAnchors finds the quotes under their documents by page and words,
@@ -535,6 +559,9 @@ func sitePage(orig *signals.Site, notes template.HTML, contact string) siteView 
 	v.LookTwice = lookTwiceOf(s.Contradictions, anchors)
 
 	v.Gaps, v.GapReasons = gapsOf(s.NotRead)
+	for i := range v.Unverified {
+		unreadQuote(&v.Unverified[i], v.Gaps)
+	}
 	v.GapSummary = gapSummaryOf(v.Gaps, v.GapReasons)
 	v.Signals = signalsOf(s, v.OtherReads, v.Gaps) // well-known files and llms.txt are among the other reads
 	v.Open = openOf(s.OpenByDesign, anchors)

@@ -39,6 +39,9 @@ type shared struct {
 	gaps   map[int][]signals.Gap
 	looks  map[int][]signals.Contradiction
 	ai     map[int][]signals.AICrawler
+	// purposeAI are the per-purpose crawler lists, shared by every site
+	// whose crawlers meet the same objections.
+	purposeAI map[string][]signals.AICrawler
 }
 
 // Stream starts a build of n sites into out (cleaned, a symbolic link
@@ -147,7 +150,8 @@ func (st *Stream) Sites() []*signals.Site {
 func (sh *shared) brief(s *signals.Site) *signals.Site {
 	if sh.agents == nil {
 		*sh = shared{agents: map[string][]signals.Agent{}, docs: map[[2]int][]signals.Document{},
-			gaps: map[int][]signals.Gap{}, looks: map[int][]signals.Contradiction{}, ai: map[int][]signals.AICrawler{}}
+			gaps: map[int][]signals.Gap{}, looks: map[int][]signals.Contradiction{}, ai: map[int][]signals.AICrawler{},
+			purposeAI: map[string][]signals.AICrawler{}}
 	}
 	b := *s
 	b.Robots.Lines, b.Robots.Groups, b.Robots.CommentQuotes, b.Robots.Sitemaps = nil, nil, nil, nil
@@ -164,14 +168,54 @@ func (sh *shared) brief(s *signals.Site) *signals.Site {
 	b.NotRead = sameLen(sh.gaps, len(s.NotRead), len(s.NotRead), nil)
 	b.Contradictions = sameLen(sh.looks, len(s.Contradictions), len(s.Contradictions), nil)
 	b.AIUse.Crawlers = sameLen(sh.ai, len(s.AIUse.Crawlers), len(s.AIUse.Crawlers), nil)
-	// The views read each purpose's verdict only.
+	// The views read each purpose's verdict, and the crawler pages each
+	// crawler's verdict per purpose with the signals that object for it:
+	// those sources are kept (a term's sentence but its kind left out),
+	// every other left empty in its place.
 	if len(s.AIUse.Purposes) > 0 {
 		b.AIUse.Purposes = make([]signals.AIPurpose, len(s.AIUse.Purposes))
+		used := map[int]bool{}
 		for i, p := range s.AIUse.Purposes {
-			b.AIUse.Purposes[i] = signals.AIPurpose{Purpose: p.Purpose, Verdict: p.Verdict}
+			b.AIUse.Purposes[i] = signals.AIPurpose{Purpose: p.Purpose, Verdict: p.Verdict, Crawlers: sh.samePurposeCrawlers(p.Crawlers)}
+			for _, c := range p.Crawlers {
+				for _, o := range c.Objections {
+					used[o] = o >= 0 && o < len(s.AIUse.Sources)
+				}
+			}
+		}
+		for o, ok := range used {
+			if !ok {
+				continue
+			}
+			if b.AIUse.Sources == nil {
+				b.AIUse.Sources = make([]signals.AISource, len(s.AIUse.Sources))
+			}
+			src := s.AIUse.Sources[o]
+			if src.Kind == "terms" {
+				src.Says = ""
+			}
+			src.Record, src.Purposes, src.ObjectsFor = "", nil, nil
+			b.AIUse.Sources[o] = src
 		}
 	}
 	return &b
+}
+
+// samePurposeCrawlers is a purpose's crawler list shared by every site
+// whose crawlers meet the same objections.
+func (sh *shared) samePurposeCrawlers(cs []signals.AICrawler) []signals.AICrawler {
+	if cs == nil {
+		return nil
+	}
+	var k strings.Builder
+	for _, c := range cs {
+		fmt.Fprintf(&k, "%s\x00%s\x00%s\x00%t\x00%v\x01", c.Agent, c.Robots, c.Group, c.Refused, c.Objections)
+	}
+	if l, ok := sh.purposeAI[k.String()]; ok {
+		return l
+	}
+	sh.purposeAI[k.String()] = cs
+	return cs
 }
 
 // sameLen is a shared list of n empty values (nil for none, as the site's

@@ -164,10 +164,10 @@ func isTokenChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-'
 }
 
-// httpToken is the first product of a User-Agent string as RFC 9110 reads
+// HTTPToken is the first product of a User-Agent string as RFC 9110 reads
 // it (digits and "." kept): only to tell a caller that ProductToken read
 // their name shorter than they wrote it.
-func httpToken(userAgent string) string {
+func HTTPToken(userAgent string) string {
 	s := strings.TrimSpace(userAgent)
 	i := 0
 	for i < len(s) && isHTTPTokenChar(s[i]) {

@@ -36,6 +36,10 @@ type AgentIndex struct {
 	// purpose, dated and sourced; empty when we found no such statement.
 	Honours []robots.Honour `json:"honours"`
 	AgentHosts
+	// PurposeVerdicts sorts the same sites by the verdict for the
+	// crawler's purpose as every signal decides it, not robots.txt alone;
+	// nil for a crawler of no purpose (ours, archives).
+	PurposeVerdicts *PurposeHosts `json:"purpose_verdicts,omitempty"`
 	// Batches are the same lists for each batch that read sites, oldest
 	// first; a batch lists only the sites it read.
 	Batches []AgentBatch `json:"batches"`
@@ -48,6 +52,17 @@ type AgentHosts struct {
 	Allowed    []string `json:"allowed"`
 	Disallowed []string `json:"disallowed"`
 	Unknown    []string `json:"unknown"`
+}
+
+// PurposeHosts sorts sites (by home host) by one crawler's verdict for its
+// purpose, every signal counted (AIUse.CrawlerVerdict), in each site's
+// newest batch.
+type PurposeHosts struct {
+	Purpose       string   `json:"purpose"`
+	Refused       []string `json:"refused"`
+	PartlyRefused []string `json:"partly_refused"`
+	NoObjection   []string `json:"no_objection_found"`
+	Unknown       []string `json:"unknown"`
 }
 
 // AgentBatch is one batch's lists for a crawler.
@@ -71,11 +86,17 @@ type AgentsTable struct {
 	hosts     []string // home hosts, sorted
 	batches   []string // batches that read sites, oldest first
 	newest    [][]byte // [site][agent]: the verdict's place in verdictNames
-	byBatch   [][]byte // [batch*len(hosts)+site][agent], nil where the batch did not read the site
+	// purposes are the per-purpose verdicts of each site's newest batch,
+	// [site][agent], as purposeCodes places them.
+	purposes [][]byte
+	byBatch  [][]byte // [batch*len(hosts)+site][agent], nil where the batch did not read the site
 }
 
 // verdictNames are the verdicts an AgentsTable holds, by their code.
 var verdictNames = [...]string{AgentUnknown, AgentAllowed, AgentDisallowed}
+
+// purposeCodes are the per-purpose verdicts an AgentsTable holds, by code.
+var purposeCodes = [...]string{AIUnknown, AINoObjection, AIPartlyRefused, AIRefused}
 
 func verdictCode(v string) byte {
 	switch v {
@@ -106,6 +127,7 @@ func NewAgentsTable(all []*Site, generated string) *AgentsTable {
 		place[a.Token] = k
 	}
 	t.newest = make([][]byte, len(sorted))
+	t.purposes = make([][]byte, len(sorted))
 	t.byBatch = make([][]byte, len(t.batches)*len(sorted))
 	for i, s := range sorted {
 		t.hosts[i] = s.Host
@@ -116,6 +138,14 @@ func NewAgentsTable(all []*Site, generated string) *AgentsTable {
 			}
 		}
 		t.newest[i] = row
+		prow := make([]byte, len(t.agents))
+		for k, a := range t.agents {
+			if p := PurposeOf(a.Category); p != "" {
+				v, _ := s.AIUse.CrawlerVerdict(a.Token, p)
+				prow[k] = byte(max(0, slices.Index(purposeCodes[:], v)))
+			}
+		}
+		t.purposes[i] = prow
 		for _, h := range s.History {
 			b, _ := slices.BinarySearch(t.batches, h.Batch)
 			row := make([]byte, len(t.agents))
@@ -155,7 +185,24 @@ func (t *AgentsTable) Newest(k int) AgentIndex {
 	}
 	return AgentIndex{Agent: a.Token, ParserToken: a.ParserToken(), Operator: a.Operator, Purpose: a.Purpose, Category: a.Category, Note: a.Note,
 		Source: a.Source, Checked: a.Checked, RobotsMayNotApply: a.RobotsMayNotApply, Honours: honours,
-		AgentHosts: t.hostsBy(func(i int) []byte { return t.newest[i] }, k)}
+		AgentHosts: t.hostsBy(func(i int) []byte { return t.newest[i] }, k), PurposeVerdicts: t.purposeHosts(k)}
+}
+
+// purposeHosts sorts the hosts by crawler k's verdict for its purpose.
+func (t *AgentsTable) purposeHosts(k int) *PurposeHosts {
+	p := PurposeOf(t.agents[k].Category)
+	if p == "" {
+		return nil
+	}
+	var lists [len(purposeCodes)][]string
+	for c := range lists {
+		lists[c] = []string{}
+	}
+	for i, h := range t.hosts {
+		c := t.purposes[i][k]
+		lists[c] = append(lists[c], h)
+	}
+	return &PurposeHosts{Purpose: p, Unknown: lists[0], NoObjection: lists[1], PartlyRefused: lists[2], Refused: lists[3]}
 }
 
 // BatchCount is how many of the sites a batch read allow a crawler,

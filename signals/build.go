@@ -17,6 +17,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 	"github.com/crawlsignals/crawlsignals/sites"
 	"github.com/crawlsignals/crawlsignals/terms"
 )
@@ -61,7 +62,7 @@ func FromList(s *Site, ls *sites.Site) {
 
 // FromBatch derives the findings of one batch's evidence of a site: the
 // batch's folder batchDir, named batch, read back through evidence (every
-// record's digest checked). pdf takes a PDF's text (PDFReader). The
+// record's digest checked). readPDF takes a PDF's text (PDFReader). The
 // findings are the list's entry and what the evidence says, nothing else:
 // curation and the batches before come in through History. texts are the
 // pages read, by address; transient is set when a page's text could not be
@@ -69,7 +70,7 @@ func FromList(s *Site, ls *sites.Site) {
 // process). err names the evidence that could not be read back; when ctx
 // is done between two addresses it is ctx's error, and the findings are
 // cut short.
-func FromBatch(ctx context.Context, log *slog.Logger, ls *sites.Site, batchDir, batch string, pdf func(body []byte) (string, error)) (s *Site, texts map[string]PageText, transient bool, err error) {
+func FromBatch(ctx context.Context, log *slog.Logger, ls *sites.Site, batchDir, batch string, readPDF func(body []byte) (string, error)) (s *Site, texts map[string]PageText, transient bool, err error) {
 	s = newSite(ls)
 	texts = map[string]PageText{}
 	if err := ctx.Err(); err != nil {
@@ -136,7 +137,7 @@ func FromBatch(ctx context.Context, log *slog.Logger, ls *sites.Site, batchDir, 
 			if a.FoundVia == "robots" {
 				continue // shown in the robots.txt section
 			}
-			rr := readDocument(es, a, pdf)
+			rr := readDocument(es, a, readPDF)
 			transient = transient || rr.transient
 			rr.doc.Role = roleOf(a, s)
 			if rr.damage != nil {
@@ -272,8 +273,8 @@ type readResult struct {
 const evidenceUnreadable = "Evidence of this address could not be read back: the stored answer is damaged or missing, so nothing from it is shown."
 
 // readDocument reads a stored page of a batch back (digests checked) and
-// takes its text, a PDF's with pdf.
-func readDocument(es *evidence.Site, a evidence.Address, pdf func(body []byte) (string, error)) readResult {
+// takes its text, a PDF's with readPDF.
+func readDocument(es *evidence.Site, a evidence.Address, readPDF func(body []byte) (string, error)) readResult {
 	rr := readResult{doc: Document{
 		URL: a.URL, FinalURL: a.FinalURL, Status: a.Status, ContentType: a.ContentType,
 		FoundVia: a.FoundVia, LinkText: a.LinkText, ReadAt: a.FetchedAt.UTC().Format(time.RFC3339),
@@ -311,13 +312,13 @@ func readDocument(es *evidence.Site, a evidence.Address, pdf func(body []byte) (
 		rr.text, rr.blocks, rr.links, doc.Title, rr.lang, rr.meta = page.Text, page.Blocks, page.Links, page.Title, page.Lang, page.Meta
 		rr.licenseLinks = page.LicenseLinks
 	case "pdf":
-		rr.text, err = pdf(body)
+		rr.text, err = readPDF(body)
 		if err != nil {
 			// A child that crashed may not next time: not kept. One that
 			// ran out of time would again, for the same bytes and code:
 			// kept, so a PDF that defeats the reader costs its time limit
 			// once per code version, not at every build.
-			doc.TextError, rr.transient = err.Error(), !errors.Is(err, extract.ErrPDFTimeout)
+			doc.TextError, rr.transient = err.Error(), !errors.Is(err, pdf.ErrTimeout)
 		}
 		rr.blocks = extract.LineBlocks(rr.text)
 		rr.text = extract.Normalize(rr.text)

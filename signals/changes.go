@@ -2,7 +2,9 @@ package signals
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // Change is what differs in a site's findings between two batches.
@@ -128,6 +130,9 @@ func diff(old, cur *Site, oldTexts, curTexts func() map[string]PageText) *Change
 	if old.AIUse.Verdict != cur.AIUse.Verdict {
 		add(ChangeVerdict, "AI use: %s → %s", AIWord(old.AIUse.Verdict), AIWord(cur.AIUse.Verdict))
 	}
+	for _, line := range purposeLines(old.AIUse, cur.AIUse) {
+		add(ChangeVerdict, "%s", line)
+	}
 	rd, moved := robotsDiffs(old, cur, oldTexts, curTexts)
 	c.Diffs = append(c.Diffs, rd...) // an array, never null, when nothing but items changed
 	for _, u := range moved {
@@ -184,4 +189,55 @@ func tdmSummary(t *TDMRep) string {
 		return "reserved"
 	}
 	return "not reserved"
+}
+
+// purposeLines says which per-purpose verdicts (design §2.8) changed, with
+// the signals that decide the new one ("AI answers: No objection found →
+// Refused (Content-Signal: ai-input=no …)"), or, when nothing objects any
+// more, those that did. Training is the headline, said as "AI use" above,
+// so it is not said twice. Where a verdict rests on robots.txt alone it
+// names none: robots.txt's own changes are listed per crawler.
+func purposeLines(old, cur AIUse) []string {
+	var out []string
+	for _, p := range Purposes {
+		if p == PurposeTraining {
+			continue
+		}
+		was, is := old.PurposeVerdict(p), cur.PurposeVerdict(p)
+		if was == is {
+			continue
+		}
+		line := PurposeWords(p) + ": " + AIWord(was) + " → " + AIWord(is)
+		switch {
+		case objecting(is):
+			if says := decidedBy(cur, p); says != "" {
+				line += " (" + says + ")"
+			}
+		case objecting(was):
+			if says := decidedBy(old, p); says != "" {
+				line += " (no longer: " + says + ")"
+			}
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// objecting says whether a verdict rests on some objection.
+func objecting(v string) bool { return v == AIRefused || v == AIPartlyRefused }
+
+// decidedBy is what the signals that decided a purpose's verdict say, in
+// their own words where they have them.
+func decidedBy(u AIUse, p string) string {
+	ap := u.Purpose(p)
+	if ap == nil {
+		return ""
+	}
+	var says []string
+	for _, i := range ap.Sources {
+		if i >= 0 && i < len(u.Sources) && !slices.Contains(says, u.Sources[i].Says) {
+			says = append(says, u.Sources[i].Says)
+		}
+	}
+	return strings.Join(says, "; ")
 }

@@ -50,7 +50,7 @@ func LoadCuration(content fs.FS, host string) (*Curation, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, &CurationError{File: "content/" + name, Msg: err.Error()}
 	}
 	c := &Curation{File: "content/" + name}
 	var meta struct {
@@ -59,18 +59,18 @@ func LoadCuration(content fs.FS, host string) (*Curation, error) {
 	}
 	front, body, err := SplitFrontMatter(c.File, data)
 	if err != nil {
-		return nil, err
+		return nil, &CurationError{File: c.File, Line: 1, Msg: "front matter opened with +++ is never closed"}
 	}
 	md, err := toml.Decode(front, &meta)
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s:%d: %s", c.File, pe.Position.Line+1, pe.Message)
+			return nil, &CurationError{File: c.File, Line: pe.Position.Line + 1, Msg: pe.Message}
 		}
-		return nil, fmt.Errorf("%s: %w", c.File, err)
+		return nil, &CurationError{File: c.File, Msg: err.Error()}
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		return nil, fmt.Errorf("%s: unknown key %q in front matter", c.File, und[0].String())
+		return nil, &CurationError{File: c.File, Msg: fmt.Sprintf("unknown key %q in front matter", und[0].String())}
 	}
 	lines := quoteLines(front)
 	for i := range meta.Quote {
@@ -79,28 +79,86 @@ func LoadCuration(content fs.FS, host string) (*Curation, error) {
 			q.Line = lines[i] + 1 // +1: the opening +++ line
 		}
 		if strings.TrimSpace(q.Text) == "" || q.URL == "" {
-			return nil, fmt.Errorf("%s:%d: a quote needs url and text", c.File, q.Line)
+			return nil, &CurationError{File: c.File, Line: q.Line, Msg: "a quote needs url and text"}
 		}
 		if q.Topic == "" {
 			q.Topic = classifyCurated(q.Text).Topic
 		}
 	}
 	if o := meta.OpenByDesign; o != nil && strings.TrimSpace(o.Reason) == "" {
-		return nil, fmt.Errorf("%s: an open_by_design override needs a reason, which is shown to readers", c.File)
+		return nil, &CurationError{File: c.File, Msg: "an open_by_design override needs a reason, which is shown to readers"}
 	}
 	c.Quotes, c.Override, c.Notes = meta.Quote, meta.OpenByDesign, body
 	return c, nil
 }
 
+// CurationError is a curation file that could not be read: a person's
+// file, not the evidence, so the build names the file and line to mend and
+// does not send anyone looking at the batches.
+type CurationError struct {
+	File string // content/sites/HOST.md
+	Line int    // 0 when the fault has no line
+	Msg  string
+}
+
+func (e *CurationError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return e.File + ": " + e.Msg
+}
+
+// SplitCurationErrors parts the errors of a build (errors.Join'd, at any
+// depth) into the curation files that could not be read and the rest.
+func SplitCurationErrors(err error) (curation, other []error) {
+	if err == nil {
+		return nil, nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			c, o := SplitCurationErrors(e)
+			curation, other = append(curation, c...), append(other, o...)
+		}
+		return curation, other
+	}
+	var ce *CurationError
+	if errors.As(err, &ce) {
+		return []error{err}, nil
+	}
+	return nil, []error{err}
+}
+
 // quoteLines finds the 1-based lines of the [[quote]] headers in front matter.
+// TOML lets a header be spaced ("[[ quote ]]"), its key quoted and a comment
+// follow it: each still opens a quote, and a line missed here would have
+// every later quote's error name its neighbour's line.
 func quoteLines(front string) []int {
 	var out []int
 	for i, l := range strings.Split(front, "\n") {
-		if strings.TrimSpace(l) == "[[quote]]" {
+		if isQuoteHeader(l) {
 			out = append(out, i+1)
 		}
 	}
 	return out
+}
+
+// isQuoteHeader says whether a front matter line is an array-of-tables
+// header for quote.
+func isQuoteHeader(l string) bool {
+	l = strings.TrimSpace(l)
+	inner, ok := strings.CutPrefix(l, "[[")
+	if !ok {
+		return false
+	}
+	end := strings.Index(inner, "]]")
+	if end < 0 {
+		return false
+	}
+	if rest := strings.TrimSpace(inner[end+2:]); rest != "" && !strings.HasPrefix(rest, "#") {
+		return false
+	}
+	key := strings.TrimSpace(inner[:end])
+	return key == "quote" || key == `"quote"` || key == "'quote'"
 }
 
 // SplitFrontMatter splits a content file into its TOML front matter

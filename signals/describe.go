@@ -314,4 +314,10 @@ var schemaDescriptions = map[string]string{
 	"AgentHosts.disallowed":           "Home hosts whose robots.txt keeps it from \"/\".",
 	"AgentHosts.unknown":              "Home hosts whose robots.txt was not read, sites not read yet, and sites that asked us to stop.",
 	"AgentBatch.batch":                "The batch.",
+	"AgentIndex.purpose_verdicts":     "The same sites sorted by the crawler's verdict for its purpose (design §2.8) with every signal counted, not robots.txt alone, in each site's newest batch: the verdict the site's signals.json gives this crawler in ai_use.purposes. Absent for a crawler of no purpose (ours, archives).",
+	"PurposeHosts.purpose":            "The crawler's purpose: training, answers (AI answers: retrieval, grounding, AI search, fetches a user asks for) or search.",
+	"PurposeHosts.refused":            "Home hosts where an objection covering the whole site applies to the crawler for that purpose (its robots.txt group, a Content-Signal or Content-Usage value, a TDMRep reservation, noai, a sentence of the terms, an RSL prohibition…).",
+	"PurposeHosts.partly_refused":     "Home hosts where some objection applies to it, for some paths, another host or some media only.",
+	"PurposeHosts.no_objection_found": "Home hosts whose robots.txt was read and where nothing we read objects for it. Not permission: silence is not consent, and pages we could not read may say otherwise.",
+	"PurposeHosts.unknown":            "Home hosts whose robots.txt was not read, sites not read yet, and sites that asked us to stop.",
 }

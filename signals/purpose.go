@@ -222,3 +222,29 @@ func (u AIUse) PurposeVerdicts() map[string]string {
 	}
 	return out
 }
+
+// CrawlerVerdict is one crawler's verdict for a purpose, as every signal
+// decides it (design §2.8): refused when an objection covering the whole
+// site applies to it, partly refused when some objection does, no
+// objection found when none does, unknown when robots.txt was not read or
+// the crawler is not one of the purpose's. objections are the indexes,
+// into Sources, of the signals that object for it.
+func (u AIUse) CrawlerVerdict(agent, purpose string) (verdict string, objections []int) {
+	ap := u.Purpose(purpose)
+	if ap == nil {
+		return AIUnknown, nil
+	}
+	for _, c := range ap.Crawlers {
+		if c.Agent != agent {
+			continue
+		}
+		switch {
+		case c.Refused:
+			return AIRefused, c.Objections
+		case len(c.Objections) > 0:
+			return AIPartlyRefused, c.Objections
+		}
+		return AINoObjection, nil
+	}
+	return AIUnknown, nil
+}

@@ -8,6 +8,10 @@ import (
 	"github.com/crawlsignals/crawlsignals/extract"
 )
 
+// realTerms is the labelled folder of real terms documents, outside the
+// project (design: never copied in); the scorer of terms/score reads it too.
+const realTerms = "../../shared/realweb/terms"
+
 // BenchmarkRead reads the real terms documents as a build does, once
 // each per iteration (the HTML already extracted): the reader's cost per
 // page is what a cold build pays for every policy page.

@@ -118,10 +118,26 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 		// the evidence does not ("Not read yet" of a site a batch read).
 		// The damage is named, and the previous site stays whole.
 		st.Abort()
-		fmt.Fprintf(e.stderr, "evidence problems:\n%v\n", err)
 		left := "left as it was"
 		if _, lerr := os.Lstat(out); lerr != nil {
 			left = "not written"
+		}
+		// A curation file is a person's, not the evidence: it is named
+		// with its line, and the evidence is blamed only when it failed.
+		curation, other := signals.SplitCurationErrors(err)
+		if len(other) > 0 {
+			fmt.Fprintf(e.stderr, "evidence problems:\n%v\n", errors.Join(other...))
+		}
+		if len(curation) > 0 {
+			fmt.Fprintf(e.stderr, "curation files that could not be read:\n%v\n", errors.Join(curation...))
+		}
+		switch {
+		case len(other) == 0 && len(curation) == 1:
+			return nil, fmt.Errorf("a curation file could not be read: %v; %s %s", curation[0], out, left)
+		case len(other) == 0:
+			return nil, fmt.Errorf("%d curation files could not be read (see above); %s %s", len(curation), out, left)
+		case len(curation) > 0:
+			return nil, fmt.Errorf("some evidence and %d curation files could not be read (see above); %s %s", len(curation), out, left)
 		}
 		return nil, fmt.Errorf("some evidence could not be read (see above); %s %s", out, left)
 	}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
@@ -102,7 +103,7 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers, MaxOpenSites: *openSites,
-		Client: crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots, MaxIdleConns: idle}),
+		Client: guard.NewClient(guard.Options{Resolve: mapped, RootCAs: roots, MaxIdleConns: idle}),
 		Resume: *resume != "", SitesFile: *sitesPath, SitesSHA256: sum256, Shard: *shard,
 	}, only)
 	if in := interruptedOf(err); in != nil {
@@ -175,7 +176,7 @@ func loadCA(path string, list *sites.List, only []string, mapped map[string]stri
 			continue // never contacted
 		}
 		for _, h := range s.Hosts {
-			if to, ok := mapped[h]; !ok || !crawl.LoopbackTarget(to) {
+			if to, ok := mapped[h]; !ok || !guard.LoopbackTarget(to) {
 				return nil, fmt.Errorf("%w: -ca is for the fixture web only: every host must be mapped to loopback with -resolve, and %s is not", errUsage, h)
 			}
 		}
@@ -222,11 +223,11 @@ func parseResolve(vals []string) (map[string]string, error) {
 
 // printPlan is "crawl -plan": what a crawl with these flags would ask for
 // first, without sending anything, resolving any name or writing anything.
-// The flags are checked by crawl.New as for a crawl, with a client that
-// refuses every request, so a plan is printed only for a crawl that would
-// start.
+// The flags are checked by crawl.New as for a crawl, with the guarded
+// client around a transport that refuses every request, so a plan is
+// printed only for a crawl that would start.
 func printPlan(e *env, list *sites.List, only []string, cfg crawl.Config) error {
-	cfg.Client = &http.Client{Transport: refuseRequests{}}
+	cfg.Client = guard.NewClient(guard.Options{Transport: refuseRequests{}})
 	if _, err := crawl.New(cfg, list, only); err != nil {
 		return codedError{exitUsage, err}
 	}
@@ -293,7 +294,7 @@ func hostDelay(host string, cfg crawl.Config) string {
 	reach := "found through DNS when the crawl runs"
 	if to, ok := cfg.Resolve[host]; ok {
 		reach = "dialled at " + to + " (-resolve)"
-		if crawl.LoopbackTarget(to) {
+		if guard.LoopbackTarget(to) {
 			reach = "dialled at " + to + " (-resolve, loopback)"
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/crawlsignals/crawlsignals/terms"
+	"github.com/crawlsignals/crawlsignals/terms/score"
 )
 
 // defaultEvalDirs are the labelled folders eval scores when given none:
@@ -44,9 +44,9 @@ func runEval(_ context.Context, e *env, args []string) error {
 			}
 		}
 	}
-	var all []terms.DocScore
+	var all []score.DocScore
 	for i, d := range dirs {
-		ds, err := terms.Score(d)
+		ds, err := score.Folder(d)
 		if err != nil {
 			return fmt.Errorf("%s: %w", d, err)
 		}
@@ -54,12 +54,12 @@ func runEval(_ context.Context, e *env, args []string) error {
 			fmt.Fprintln(e.stdout)
 		}
 		fmt.Fprintf(e.stdout, "== %s: %d documents\n\n", d, len(ds))
-		terms.WriteReport(e.stdout, ds, *verbose)
+		score.WriteReport(e.stdout, ds, *verbose)
 		all = append(all, ds...)
 	}
 	if len(dirs) > 1 {
 		fmt.Fprintf(e.stdout, "\n== all %d folders together (%s): %d documents\n", len(dirs), strings.Join(dirs, ", "), len(all))
-		terms.WriteGroups(e.stdout, all)
+		score.WriteGroups(e.stdout, all)
 	}
 	return nil
 }

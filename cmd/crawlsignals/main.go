@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/derived"
-	"github.com/crawlsignals/crawlsignals/extract"
+	"github.com/crawlsignals/crawlsignals/extract/pdf"
 )
 
 // Exit statuses: 0 the job did what it says; 1 it ran but failed in part
@@ -108,7 +108,7 @@ func stopAfterSignal(ctx context.Context, finished <-chan struct{}, grace time.D
 }
 
 // pdfChildCommand is the hidden command a build runs itself as to read one
-// PDF (see extract.PDFIsolated); it is not listed in the help.
+// PDF (see pdf.Isolated); it is not listed in the help.
 const pdfChildCommand = "internal-pdf-text"
 
 // codeVersionCommand is the hidden command that prints the name of the
@@ -118,7 +118,7 @@ const codeVersionCommand = "internal-code-version"
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == pdfChildCommand {
-		return extract.RunPDFChild(stdin, stdout)
+		return pdf.RunChild(stdin, stdout)
 	}
 	if len(args) > 0 && args[0] == codeVersionCommand {
 		fmt.Fprintln(stdout, derived.CodeVersion())

@@ -73,6 +73,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	}
 	for _, want := range []string{"kommune.test", "read,", "built ", "demo done", "requests to sites that asked us to stop: 0\n",
 		"2 batches, the web changes between them", "avis.test     a crawler newly refused: CCBot: allowed → disallowed",
+		"feed.test     a purpose newly refused: AI answers: No objection found → Refused (Content-Signal: search=yes, ai-train=no, ai-input=no (for *))",
 		"kommune.test  a sentence of the terms changed: kommune.test/vilkar", "butikk.test   unchanged",
 		" serve -dir " + out + "\n", "http://127.0.0.1:8080/changes/"} {
 		if !strings.Contains(stdout, want) {
@@ -89,6 +90,13 @@ func TestDemoEndToEnd(t *testing.T) {
 	code, _, stderr = runCmd(t, "verify", "-sites", "../../testdata/demo/sites.toml", "-batches", filepath.Join(dir, "batches"), "-content", content)
 	if code != exitFailed || !strings.Contains(stderr, "content/sites/register.test.md:3:") || !strings.Contains(stderr, "closest text found") {
 		t.Errorf("verify with a bad curated quote: exit %d\n%s", code, stderr)
+	}
+	// A curation file that does not load is named with its line; the
+	// evidence, which is whole, is not blamed.
+	os.WriteFile(filepath.Join(content, "sites", "register.test.md"), []byte("+++\n# curated\n[[quote]]\nurl = \"https://register.test/lisens\"\n+++\n"), 0o644)
+	code, _, stderr = runCmd(t, "build", "-sites", "../../testdata/demo/sites.toml", "-batches", filepath.Join(dir, "batches"), "-content", content, "-out", filepath.Join(dir, "cur"))
+	if code != exitFailed || !strings.Contains(stderr, "a curation file could not be read: content/sites/register.test.md:3: a quote needs url and text") || strings.Contains(stderr, "evidence") {
+		t.Errorf("build with a curation file that does not load: exit %d\n%s", code, stderr)
 	}
 	// The PDF terms were read through the child process.
 	data, err := os.ReadFile(filepath.Join(out, "sites", "butikk.test", "signals.json"))

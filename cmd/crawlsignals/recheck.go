@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
 
@@ -69,7 +70,7 @@ func runRecheck(ctx context.Context, e *env, args []string) error {
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, MinDelay: *minDelay, Resolve: mapped, Workers: 1,
-		Client:    crawl.NewClient(crawl.ClientOptions{Resolve: mapped, RootCAs: roots}),
+		Client:    guard.NewClient(guard.Options{Resolve: mapped, RootCAs: roots}),
 		Recheck:   true,
 		SitesFile: *sitesPath, SitesSHA256: sum256,
 	}, []string{site.Host})

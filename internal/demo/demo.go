@@ -16,6 +16,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals"
 	"github.com/crawlsignals/crawlsignals/crawl"
+	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
 	"github.com/crawlsignals/crawlsignals/signals"
@@ -66,7 +67,7 @@ func Crawl(ctx context.Context, cfg crawl.Config, started func(addr string, host
 		}
 	}
 	cfg.Resolve = resolve
-	cfg.Client = crawl.NewClient(crawl.ClientOptions{Resolve: resolve, RootCAs: roots})
+	cfg.Client = guard.NewClient(guard.Options{Resolve: resolve, RootCAs: roots})
 	cfg.SitesFile = SitesFile
 	sum := sha256.Sum256(crawlsignals.DemoSites())
 	cfg.SitesSHA256 = hex.EncodeToString(sum[:])
@@ -116,7 +117,8 @@ type Case struct {
 
 // Cases says which fixture site shows which case of change in the newest
 // batch, each checked against the built findings: a crawler newly refused,
-// a sentence of the terms changed, and a site that did not change. An
+// a purpose newly refused (a Content-Signal value), a sentence of the terms
+// changed, and a site that did not change. An
 // error names a case the findings do not show (the fixture web and this
 // list have drifted apart).
 func Cases(all []*signals.Site) ([]Case, error) {
@@ -144,6 +146,13 @@ func Cases(all []*signals.Site) ([]Case, error) {
 		errs = append(errs, fmt.Errorf("demo: avis.test's change does not refuse CCBot: %q", c.Items))
 	} else {
 		out = append(out, Case{"avis.test", "a crawler newly refused", item})
+	}
+	if c, err := latest("feed.test"); err != nil || c == nil {
+		errs = append(errs, errors.Join(err, errors.New("demo: feed.test shows no change in the newest batch")))
+	} else if item := itemWith(c, "AI answers: "); item == "" {
+		errs = append(errs, fmt.Errorf("demo: feed.test's change names no AI answers verdict: %q", c.Items))
+	} else {
+		out = append(out, Case{"feed.test", "a purpose newly refused", item})
 	}
 	if c, err := latest("kommune.test"); err != nil || c == nil {
 		errs = append(errs, errors.Join(err, errors.New("demo: kommune.test shows no change in the newest batch")))
