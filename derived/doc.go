@@ -59,8 +59,9 @@
 // (modules.txt, made by go generate from go list -deps ../signals, and
 // checked against the modules the binary links); every file but tests of
 // the Source of each package of this module in that closure (evidence,
-// extract, policy, robots, signals, sites, terms: the code and data that
-// decide a finding; a test checks the list against the go tool's); and
+// extract, extract/pdf, policy, robots, signals, sites, terms: the code
+// and data that decide a finding; a test checks the list against the go
+// tool's); and
 // the build settings that change compiled code (-tags, GOEXPERIMENT, GOOS,
 // GOARCH and the instruction set levels). This package's own code is not
 // in it: it decides no finding, and what its files keep is named by
