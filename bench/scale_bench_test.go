@@ -20,7 +20,7 @@ import (
 	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
 	"github.com/crawlsignals/crawlsignals/fixture"
-	"github.com/crawlsignals/crawlsignals/render"
+	"github.com/crawlsignals/crawlsignals/internal/pageweight"
 )
 
 // BenchmarkScale times what a user runs, as whole processes of the
@@ -41,7 +41,7 @@ import (
 //     evidence (gunzip of every WARC) and writing the site (a copy of
 //     public/); and, once, the build right after the crawl, as a weekly
 //     run does it (the crawl's PDF texts taken). Then the build's peak RSS
-//     and public/'s bytes per site, by kind of file (render.Weights).
+//     and public/'s bytes per site, by kind of file (pageweight.Weights).
 //  3. `build` of BENCH_HISTORY (400) sites with 8 earlier batches against
 //     the newest batch alone, both warm (derived files current); the nine
 //     batches are nine crawls of a web that changes between them (a
@@ -499,13 +499,13 @@ func coldBuild(b *testing.B, bin, dir, toml, batches string, runs int) {
 		fmt.Sprintf("build, cold, %d sites: peak RSS", n), a.rss>>20, "", "", float64(a.rss)/float64(n)/1024)
 	b.ReportMetric(float64(a.rss>>20), "cold-build-peak-RSS-MB")
 	// Page weight by kind of file, as the render package adds it up.
-	weights, err := render.Weights(out)
+	weights, err := pageweight.Weights(out)
 	if err != nil {
 		b.Fatal(err)
 	}
-	perSite := render.PerSite(weights, n)
+	perSite := pageweight.PerSite(weights, n)
 	fmt.Printf("%-62s %8.1f KB %10s %8s   by kind of file:\n", fmt.Sprintf("public/ per site (%d sites)", n), float64(perSite)/1000, "", "")
-	render.WriteWeights(os.Stdout, weights, n)
+	pageweight.WriteWeights(os.Stdout, weights, n)
 	b.ReportMetric(float64(perSite)/1000, "public-KB/site")
 }
 

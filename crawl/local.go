@@ -101,44 +101,6 @@ func spareDescriptors(workers, openSites int, limit uint64) (idle, held int, err
 	return idle, held, nil
 }
 
-// MemoryLimitFor is the soft memory limit (runtime/debug.SetMemoryLimit)
-// for a crawl with openSites sites in progress (0: SitesPerCore for each
-// processor). A site in progress holds what the collector cannot free
-// until its last request: its plan, its hosts' robots.txt as parsed, the
-// text of each page it read (packed), its idle connection and its
-// goroutine's stack. On pages of a few KB that was about 20 KB; on real
-// pages (robots.txt files of tens of KB, home pages of 150–370 KB) the
-// heap held about 65 KB a site with 2,000 sites in progress, and the
-// stacks about 35 KB more. A limit below what the sites hold makes the
-// collector run without pause: with 56 KiB a site the crawl's CPU a
-// request doubled (7.6–8.5 ms against 3.8–4.4 ms without a limit, make
-// bench's 2,000 real-page hosts). So the limit is twice what a site holds
-// on real pages, plus a base for the requests in flight: above the heap
-// the collector's own pace gives, it only trims the peak. It is soft: a
-// crawl that needs more (ten answers of 10 MB at once) gets it, at the
-// price of more collection.
-func MemoryLimitFor(openSites int) int64 {
-	if openSites <= 0 {
-		openSites = SitesPerCore * runtime.GOMAXPROCS(0)
-	}
-	const base, perSite = 64 << 20, 160 << 10
-	return base + int64(openSites)*perSite
-}
-
-// GCPercent is the collector's pace (runtime/debug.SetGCPercent) for a
-// crawl, under the memory limit of MemoryLimitFor. On real pages the
-// crawler allocates about 0.5 MB a request (most of it parsing HTML) and
-// holds little of it, so at the default pace (100: collect when the heap
-// has doubled) the collector and its stop-and-scan of every site's
-// goroutine were about a seventh of the crawler's CPU with 2,000 sites in
-// progress. At 400 the heap may grow to five times what is live before a
-// collection, and the memory limit caps it where it would pass what the
-// sites in progress may hold: a large crawl's peak is the limit either way
-// (369-379 MB, make bench's 2,000 real-page hosts), a small one's stays a
-// few times what it holds, and CPU a request fell by a tenth (2,653 µs at
-// 100, 2,444 at 200, 2,368 at 400, 2,307 with no pace but the limit).
-const GCPercent = 400
-
 // OpenFilesLimit is the process's limit on open files (the soft limit,
 // which Go raises to the hard one at start), or 0 when it cannot be read.
 func OpenFilesLimit() uint64 {

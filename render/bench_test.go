@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/crawlsignals/crawlsignals/internal/tuning"
 )
 
 // benchSites is the size of the synthetic directory. BENCH_SITES overrides
@@ -62,10 +64,10 @@ func BenchmarkBuild10k(b *testing.B) {
 	// The memory limit and the collector's pace the build command sets
 	// for this many sites.
 	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(MemoryLimitFor(n)))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(tuning.BuildMemoryLimit(n)))
 	}
 	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(GCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(tuning.BuildGCPercent))
 	}
 	var pages int
 	b.ResetTimer()

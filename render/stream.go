@@ -252,27 +252,3 @@ func (sh *shared) sameAgents(agents []signals.Agent) []signals.Agent {
 	sh.agents[k.String()] = agents
 	return agents
 }
-
-// MemoryLimitFor is the soft memory limit (runtime/debug.SetMemoryLimit)
-// the build command asks for when it builds sites sites: 48 MiB and 12 KiB
-// a site. A streamed build holds about 5 KiB a site while the sites are
-// written and about 11 KiB while the views across sites are (a 10,000-site
-// synthetic build: its heap in use peaks near 110 MiB, with agents.json and
-// sites.json written an element at a time); without a limit the collector
-// lets the heap grow to twice that before it runs. At 16 KiB a site the
-// peak RSS of that build was 196 MiB, at 12 KiB 179 MiB, for about 5% more
-// CPU; the 48 MiB are for the derivation of real pages, whose parses are
-// held per worker, not per site. It is a soft limit: a longer list that
-// needs more gets more, collected more often.
-func MemoryLimitFor(sites int) int64 {
-	return 48<<20 + int64(sites)*12<<10
-}
-
-// GCPercent is the collector's pace (runtime/debug.SetGCPercent) the build
-// command asks for, under the limit of MemoryLimitFor. Deriving real pages
-// allocates far more than it keeps (a cold build of 200 real-page sites
-// allocates about 2 GB and holds tens of MB), so at the default pace (100)
-// the collector ran about every few MB; at 400 the heap may grow to five
-// times what is live, and the memory limit still caps it where a long list
-// would pass it. A cold build of those 200 sites took 16% less CPU.
-const GCPercent = 400

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/crawlsignals/crawlsignals/internal/pageweight"
 	"github.com/crawlsignals/crawlsignals/robots"
 	"github.com/crawlsignals/crawlsignals/signals"
 )
@@ -31,12 +32,12 @@ func TestPageWeight(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		weights, err := Weights(dir)
+		weights, err := pageweight.Weights(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var b strings.Builder
-		WriteWeights(&b, weights, len(sites))
+		pageweight.WriteWeights(&b, weights, len(sites))
 		t.Logf("%s, %d sites:\n%s", dir, len(sites), b.String())
 		return
 	}
@@ -48,40 +49,21 @@ func TestPageWeight(t *testing.T) {
 	if err := r.Build(context.Background(), out, Input{Sites: weightSites(n), Content: testContent}); err != nil {
 		t.Fatal(err)
 	}
-	weights, err := Weights(out)
+	weights, err := pageweight.Weights(out)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	WriteWeights(&b, weights, n)
+	pageweight.WriteWeights(&b, weights, n)
 	t.Logf("%d synthetic sites:\n%s", n, b.String())
 	// The goal is 40 KiB a site (issue 25); what is built today is near
 	// 70 KiB (from 99 KiB), so this guards what was gained: a page or an
 	// export that grows back past it fails here.
 	const guard = 72 << 10
-	per := PerSite(weights, n)
+	per := pageweight.PerSite(weights, n)
 	t.Logf("%d bytes per site; the goal is %d (40 KiB)", per, 40<<10)
 	if per > guard {
 		t.Errorf("the built folder weighs %d bytes per site, over %d", per, guard)
-	}
-}
-
-func TestWeightKind(t *testing.T) {
-	for rel, want := range map[string]string{
-		"sites/a.test/index.html":    "site index.html",
-		"sites/a.test/signals.json":  "site signals.json",
-		"crawlers/gptbot/index.html": "crawler pages",
-		"crawlers/index.html":        "crawlers/index.html",
-		"index.html":                 "index.html",
-		"category/news/index.html":   "directory pages",
-		"ai/refused/index.html":      "directory pages",
-		"compare/index.html":         "compare/index.html",
-		"sites.json":                 "sites.json",
-		"schema/sites.schema.json":   "schemas",
-	} {
-		if got := weightKind(rel); got != want {
-			t.Errorf("weightKind(%q) = %q, want %q", rel, got, want)
-		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/crawlsignals/crawlsignals/derived"
 	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/internal/tuning"
 	"github.com/crawlsignals/crawlsignals/render"
 	"github.com/crawlsignals/crawlsignals/signals"
 	"github.com/crawlsignals/crawlsignals/sites"
@@ -89,10 +90,10 @@ func buildSites(ctx context.Context, e *env, list *sites.List, batches string, c
 		return nil, err
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(render.MemoryLimitFor(len(list.Sites))))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(tuning.BuildMemoryLimit(len(list.Sites))))
 	}
 	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(render.GCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(tuning.BuildGCPercent))
 	}
 	var read, gaps, open atomic.Int64
 	err = derived.Each(ctx, list, batches, buildOptions(e, content), func(i int, s *signals.Site) error {

@@ -19,6 +19,7 @@ import (
 	"github.com/crawlsignals/crawlsignals/crawl"
 	"github.com/crawlsignals/crawlsignals/crawl/guard"
 	"github.com/crawlsignals/crawlsignals/evidence"
+	"github.com/crawlsignals/crawlsignals/internal/tuning"
 	"github.com/crawlsignals/crawlsignals/sites"
 )
 
@@ -96,10 +97,10 @@ func runCrawl(ctx context.Context, e *env, args []string) error {
 	}
 	// The operator's GOMEMLIMIT and GOGC, when set, are kept.
 	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(crawl.MemoryLimitFor(*openSites)))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(tuning.CrawlMemoryLimit(*openSites)))
 	}
 	if os.Getenv("GOGC") == "" {
-		defer debug.SetGCPercent(debug.SetGCPercent(crawl.GCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(tuning.CrawlGCPercent))
 	}
 	sum, err := crawlList(ctx, e, list, crawl.Config{
 		Batches: *batches, Batch: *batch, MinDelay: *minDelay, Resolve: mapped, Workers: *workers, MaxOpenSites: *openSites,

@@ -1,4 +1,8 @@
-package render
+// Package pageweight adds up what a built site weighs, by kind of file, for
+// the benchmarks and the page-weight test: a published site must stay far
+// inside GitHub Pages' 1 GB. It reads a built public/ folder and nothing
+// else; the product never calls it.
+package pageweight
 
 import (
 	"fmt"
